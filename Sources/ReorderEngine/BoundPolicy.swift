@@ -1,0 +1,274 @@
+/// A compiled policy bound to one table: answers `canMove`, `target(from:proposed:)` and
+/// `decide` in time that does not grow with the number of rows.
+///
+/// Binding costs time linear in the sections (and in the rows only for rules that select
+/// rows by id, kind or tag). The value is immutable and `Sendable`: bind once per drag or
+/// request, then query from any thread.
+public struct BoundPolicy: Sendable {
+    /// The compiled policy.
+    public let compiled: CompiledPolicy
+    /// The table as bound; selectors were evaluated on it.
+    public let table: Table
+
+    // Sizes and reading-order offsets.
+    let counts: [Int]
+    /// Slots of all sections before `u`, each counted as `n + 1`.
+    let slotsBefore: [Int]
+    /// Global index of each section's first row (for per-row match tables).
+    let rowBase: [Int]
+
+    // Lock/pin/reserve: per hold rule, rows held with anchor start and end (locks use start).
+    let holdStart: [SectionRanges]
+    let holdEnd: [SectionRanges]
+    /// Rows that cannot be picked up.
+    let immovable: SectionRanges
+    /// Rows pinned with either anchor (any pin or reserve).
+    let pinnedAny: SectionRanges
+
+    // Per section: where rows from other sections may be dropped and whether it takes or gives rows.
+    let inLo: [Int]
+    let inHi: [Int]
+    /// Largest start-pinned index, or -1.
+    let lastStartPinned: [Int]
+    /// Smallest end-pinned index, or Int.max.
+    let firstEndPinned: [Int]
+    let roomForOneMore: [Bool]
+    let canGiveOne: [Bool]
+    /// Sections that could take a row from elsewhere, ignoring `accept`.
+    let openToDrops: [Bool]
+
+    // Query selectors (keep-in-section, accept rows): per selector, per section, and optional per row.
+    let queryInSection: [[Bool]]
+    let queryAttributes: [[Bool]?]
+    // Accept rules: covered sections, matching `from` sections, cover bitmask per section.
+    let acceptCovers: [[Bool]]
+    let acceptFrom: [[Bool]]
+    let acceptMask: [UInt64]
+    /// Open sections grouped by accept mask, each list ascending; nil when there are over 64 accept rules.
+    let openGroups: [(mask: UInt64, sections: [Int])]?
+    // Capacity rules (for reasons): per row rule index, covered sections.
+    let capacityCovers: [Int: [Bool]]
+
+    // Section rules: per rule, selected sections; union of immovable; pinned sections ascending.
+    let sectionRuleSelected: [[Bool]]
+    let immovableSections: [Bool]
+    let pinnedSections: [Int]
+
+    init(compiled: CompiledPolicy, table: Table) {
+        self.compiled = compiled
+        self.table = table
+        let policy = compiled.policy
+        let sectionCount = table.sections.count
+        let counts = table.sections.map(\.rows.count)
+        self.counts = counts
+        var slots = [Int](), bases = [Int]()
+        slots.reserveCapacity(sectionCount)
+        bases.reserveCapacity(sectionCount)
+        var runningSlots = 0, runningRows = 0
+        for n in counts {
+            slots.append(runningSlots)
+            bases.append(runningRows)
+            runningSlots += n + 1
+            runningRows += n
+        }
+        slotsBefore = slots
+        rowBase = bases
+
+        // Holds.
+        var holdStart: [SectionRanges] = [], holdEnd: [SectionRanges] = []
+        var immovableParts = [[(Int, Int)]](repeating: [], count: sectionCount)
+        var startParts = [[(Int, Int)]](repeating: [], count: sectionCount)
+        var endParts = [[(Int, Int)]](repeating: [], count: sectionCount)
+        for hold in compiled.holds {
+            let sections = hold.selector.section?.resolve(table)
+            var starts = SectionRanges(), ends = SectionRanges()
+            for u in 0..<sectionCount {
+                guard sections?[u].selected ?? true else {
+                    starts.appendSection([])
+                    ends.appendSection([])
+                    continue
+                }
+                let (s, e) = Self.heldRows(hold, table.sections[u].rows)
+                starts.appendSection(s)
+                ends.appendSection(e)
+                immovableParts[u] += s
+                immovableParts[u] += e
+                if hold.pins {
+                    startParts[u] += s
+                    endParts[u] += e
+                }
+            }
+            holdStart.append(starts)
+            holdEnd.append(ends)
+        }
+        self.holdStart = holdStart
+        self.holdEnd = holdEnd
+        var immovable = SectionRanges(), pinnedAny = SectionRanges()
+        var inLo = [Int](), inHi = [Int](), lastStart = [Int](), firstEnd = [Int]()
+        for u in 0..<sectionCount {
+            immovable.appendSection(immovableParts[u])
+            pinnedAny.appendSection(startParts[u] + endParts[u])
+            let ls = startParts[u].map(\.1).max() ?? -1
+            let fe = endParts[u].map(\.0).min() ?? Int.max
+            lastStart.append(ls)
+            firstEnd.append(fe)
+            inLo.append(ls + 1)
+            inHi.append(min(fe, counts[u]))
+        }
+        self.immovable = immovable
+        self.pinnedAny = pinnedAny
+        self.inLo = inLo
+        self.inHi = inHi
+        self.lastStartPinned = lastStart
+        self.firstEndPinned = firstEnd
+
+        // Capacity.
+        var room = [Bool](repeating: true, count: sectionCount)
+        var give = [Bool](repeating: true, count: sectionCount)
+        var capacityCovers: [Int: [Bool]] = [:]
+        for (index, rule) in policy.rules.enumerated() {
+            guard case .capacity(let selector, let max, let min) = rule.kind else { continue }
+            let covers = selector.resolve(table).map(\.selected)
+            capacityCovers[index] = covers
+            for u in 0..<sectionCount where covers[u] {
+                if let max, counts[u] + 1 > max { room[u] = false }
+                if let min, counts[u] - 1 < min { give[u] = false }
+            }
+        }
+        self.capacityCovers = capacityCovers
+        roomForOneMore = room
+        canGiveOne = give
+        var open = [Bool]()
+        for u in 0..<sectionCount { open.append(room[u] && inLo[u] <= inHi[u]) }
+        openToDrops = open
+
+        // Query selectors.
+        var inSection: [[Bool]] = [], attributes: [[Bool]?] = []
+        for selector in compiled.querySelectors {
+            inSection.append(selector.section?.resolve(table).map(\.selected) ?? Array(repeating: true, count: sectionCount))
+            if selector.filtersAttributes {
+                var flags = [Bool]()
+                flags.reserveCapacity(runningRows)
+                for section in table.sections {
+                    for row in section.rows { flags.append(selector.matchesAttributes(row)) }
+                }
+                attributes.append(flags)
+            } else {
+                attributes.append(nil)
+            }
+        }
+        queryInSection = inSection
+        queryAttributes = attributes
+
+        // Accept.
+        var covers: [[Bool]] = [], from: [[Bool]] = []
+        var mask = [UInt64](repeating: 0, count: sectionCount)
+        for (a, accept) in compiled.accepts.enumerated() {
+            guard case .accept(let section, let fromSelector, _) = policy.rules[accept.ruleIndex].kind else { continue }
+            let c = section.resolve(table).map(\.selected)
+            covers.append(c)
+            from.append(fromSelector.resolve(table).map(\.selected))
+            if a < 64 {
+                for u in 0..<sectionCount where c[u] { mask[u] |= 1 << UInt64(a) }
+            }
+        }
+        acceptCovers = covers
+        acceptFrom = from
+        acceptMask = mask
+        if compiled.accepts.count <= 64 {
+            var groups: [UInt64: [Int]] = [:]
+            for u in 0..<sectionCount where open[u] { groups[mask[u], default: []].append(u) }
+            openGroups = groups.map { ($0.key, $0.value) }.sorted { $0.mask < $1.mask }
+        } else {
+            openGroups = nil
+        }
+
+        // Section rules.
+        var selected: [[Bool]] = []
+        var immovableSections = [Bool](repeating: false, count: sectionCount)
+        var pinned = [Bool](repeating: false, count: sectionCount)
+        for rule in policy.sectionRules {
+            let target: SectionRuleTarget
+            var pins = false
+            switch rule.kind {
+            case .lock(let t): target = t
+            case .pin(let t, _):
+                target = t
+                pins = true
+            }
+            var chosen = [Bool](repeating: false, count: sectionCount)
+            switch target {
+            case .sections(let selector):
+                chosen = selector.resolve(table).map(\.selected)
+            case .first(let n):
+                for u in 0..<min(n, sectionCount) { chosen[u] = true }
+            case .last(let n):
+                for u in max(0, sectionCount - n)..<sectionCount { chosen[u] = true }
+            }
+            for u in 0..<sectionCount where chosen[u] {
+                immovableSections[u] = true
+                if pins { pinned[u] = true }
+            }
+            selected.append(chosen)
+        }
+        sectionRuleSelected = selected
+        self.immovableSections = immovableSections
+        pinnedSections = (0..<sectionCount).filter { pinned[$0] }
+    }
+
+    /// The rows of one section a hold rule selects, split by anchor (locks put all in `start`).
+    private static func heldRows(_ hold: HoldRule, _ rows: [Row]) -> (start: [(Int, Int)], end: [(Int, Int)]) {
+        let n = rows.count
+        let selector = hold.selector
+        guard n > 0 else { return ([], []) }
+        func anchorEnd(_ fromEnd: Bool) -> Bool {
+            guard hold.pins else { return false }
+            return (hold.anchor ?? (fromEnd ? .end : .start)) == .end
+        }
+        if !selector.filtersAttributes {
+            switch selector.position {
+            case nil:
+                return anchorEnd(false) ? ([], [(0, n - 1)]) : ([(0, n - 1)], [])
+            case .first(let count):
+                let r = (0, min(count, n) - 1)
+                return anchorEnd(false) ? ([], [r]) : ([r], [])
+            case .last(let count):
+                let r = (max(0, n - count), n - 1)
+                return anchorEnd(true) ? ([], [r]) : ([r], [])
+            case .indices:
+                break
+            }
+        }
+        // Row by row: index lists (small) or attribute filters (every candidate row is looked at).
+        var start: [(Int, Int)] = [], end: [(Int, Int)] = []
+        func add(_ k: Int, _ fromEnd: Bool) {
+            if anchorEnd(fromEnd) {
+                if let last = end.last, last.1 == k - 1 { end[end.count - 1].1 = k } else { end.append((k, k)) }
+            } else {
+                if let last = start.last, last.1 == k - 1 { start[start.count - 1].1 = k } else { start.append((k, k)) }
+            }
+        }
+        let candidates: [Int]
+        switch selector.position {
+        case .indices(let list):
+            candidates = Set(list.map { $0 < 0 ? n + $0 : $0 }.filter { $0 >= 0 && $0 < n }).sorted()
+        case .first(let count): candidates = Array(0..<min(count, n))
+        case .last(let count): candidates = Array(max(0, n - count)..<n)
+        case nil: candidates = Array(0..<n)
+        }
+        for k in candidates {
+            let (matches, fromEnd) = selector.matchesPosition(k, of: n)
+            if matches && selector.matchesAttributes(rows[k]) { add(k, fromEnd) }
+        }
+        return (start, end)
+    }
+
+    /// Whether query selector `q` selects the row at `s.i`.
+    @inline(__always)
+    func query(_ q: Int, _ s: Int, _ i: Int) -> Bool {
+        guard queryInSection[q][s] else { return false }
+        guard compiled.querySelectors[q].matchesPosition(i, of: counts[s]).matches else { return false }
+        if let flags = queryAttributes[q] { return flags[rowBase[s] + i] }
+        return true
+    }
+}

@@ -1,0 +1,142 @@
+/// The four outcomes of a proposal (SPEC §2.4).
+public enum DecisionKind: String, Hashable, Sendable, CaseIterable {
+    /// The proposal is valid.
+    case allowed
+    /// The proposal is invalid; the target is another valid destination.
+    case retargeted
+    /// The proposal is invalid; the target is the source.
+    case rejected
+    /// The row or section cannot be picked up.
+    case denied
+}
+
+/// Where a move ends up: a row position or a section index.
+public enum Destination: Hashable, Sendable, CustomStringConvertible {
+    /// A row position.
+    case row(Position)
+    /// A section index.
+    case section(Int)
+
+    public var description: String {
+        switch self {
+        case .row(let p): p.description
+        case .section(let i): "\(i)"
+        }
+    }
+}
+
+/// One rule broken by a proposal, with the reason in plain words.
+public struct Violation: Hashable, Sendable {
+    /// The rule's id.
+    public var rule: String
+    /// The rule's kind keyword (`pin`, `accept`, ...).
+    public var kind: String
+    /// The rule's message, if it has one.
+    public var message: String?
+    /// Where the rule is written.
+    public var location: SourceLocation?
+    /// Why, naming rows by id: `moving "Blue" to 0.0 would shift pinned row "Red" from 0.0 to 0.1`.
+    public var reason: String
+
+    /// Creates a violation.
+    public init(rule: String, kind: String, message: String?, location: SourceLocation?, reason: String) {
+        self.rule = rule
+        self.kind = kind
+        self.message = message
+        self.location = location
+        self.reason = reason
+    }
+}
+
+/// The answer to one proposal: outcome, where the item ends up, and which rules the proposal broke.
+public struct Decision: Hashable, Sendable {
+    /// The proposal.
+    public var move: Move
+    /// The outcome.
+    public var kind: DecisionKind
+    /// Where the item ends up: the proposal, the retargeted slot, or the source.
+    public var target: Destination
+    /// For `denied`, the rules that make the item immovable; otherwise the rules the proposal breaks, in file order.
+    public var violations: [Violation]
+
+    /// Creates a decision.
+    public init(move: Move, kind: DecisionKind, target: Destination, violations: [Violation]) {
+        self.move = move
+        self.kind = kind
+        self.target = target
+        self.violations = violations
+    }
+}
+
+/// One rule's verdict on a proposal.
+public enum RuleVerdict: String, Hashable, Sendable {
+    /// The rule applies and holds.
+    case pass
+    /// The rule applies and is broken.
+    case violated
+    /// The rule has nothing to say about this move.
+    case notApplicable = "not-applicable"
+}
+
+/// One line of an explanation: a rule and what it says about the move.
+public struct TraceEntry: Hashable, Sendable {
+    /// The rule's id.
+    public var rule: String
+    /// The rule's kind keyword.
+    public var kind: String
+    /// The rule's message.
+    public var message: String?
+    /// Where the rule is written.
+    public var location: SourceLocation?
+    /// Whether the rule concerns this move at all.
+    public var applies: Bool
+    /// The verdict.
+    public var verdict: RuleVerdict
+    /// What the rule found, in plain words.
+    public var reason: String
+
+    /// Creates an entry.
+    public init(rule: String, kind: String, message: String?, location: SourceLocation?, applies: Bool, verdict: RuleVerdict, reason: String) {
+        self.rule = rule
+        self.kind = kind
+        self.message = message
+        self.location = location
+        self.applies = applies
+        self.verdict = verdict
+        self.reason = reason
+    }
+}
+
+/// The valid destination rows in one section, as inclusive ranges.
+public struct ValidRows: Hashable, Sendable {
+    /// The section.
+    public var section: Int
+    /// Inclusive ranges of destination row indices.
+    public var rows: [ClosedRange<Int>]
+
+    /// Creates an entry.
+    public init(section: Int, rows: [ClosedRange<Int>]) {
+        self.section = section
+        self.rows = rows
+    }
+}
+
+/// Everything `explain` shows: the decision, every rule's verdict, and every valid destination.
+public struct Explanation: Hashable, Sendable {
+    /// The decision.
+    public var decision: Decision
+    /// Every rule in file order with its verdict.
+    public var trace: [TraceEntry]
+    /// Valid destinations for a row move (empty for a denied row).
+    public var validRows: [ValidRows]
+    /// Valid destination indices for a section move (empty for a denied section).
+    public var validSections: [ClosedRange<Int>]
+
+    /// Creates an explanation.
+    public init(decision: Decision, trace: [TraceEntry], validRows: [ValidRows], validSections: [ClosedRange<Int>]) {
+        self.decision = decision
+        self.trace = trace
+        self.validRows = validRows
+        self.validSections = validSections
+    }
+}

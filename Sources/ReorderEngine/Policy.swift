@@ -1,0 +1,162 @@
+/// Where something is in a policy file: 1-based line and column.
+public struct SourceLocation: Hashable, Sendable, Comparable {
+    /// The file as the user named it.
+    public var file: String
+    /// 1-based line.
+    public var line: Int
+    /// 1-based column.
+    public var column: Int
+
+    /// Creates a location.
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    public static func < (a: Self, b: Self) -> Bool {
+        (a.file, a.line, a.column) < (b.file, b.line, b.column)
+    }
+}
+
+/// Which end of its section a pinned row keeps its distance to.
+public enum Anchor: String, Hashable, Sendable {
+    /// The row keeps its index.
+    case start
+    /// The row keeps its distance from the end of its section, `n - 1 - index`.
+    case end
+}
+
+/// What `target(from:proposed:)` does with an invalid proposal.
+public enum RetargetMode: String, Hashable, Sendable {
+    /// Move to the nearest valid destination in reading order (SPEC §2.3).
+    case nearest
+    /// Stay at the source.
+    case cancel
+}
+
+/// What every rule carries besides its meaning: id, message and where it was written.
+public struct RuleMetadata: Hashable, Sendable {
+    /// The rule's id, unique in its policy (`rule-N` / `section-rule-N` by default).
+    public var id: String
+    /// The author's explanation, shown with violations.
+    public var message: String?
+    /// Where the rule's item starts in its file, when it came from one.
+    public var location: SourceLocation?
+
+    /// Creates metadata.
+    public init(id: String, message: String? = nil, location: SourceLocation? = nil) {
+        self.id = id
+        self.message = message
+        self.location = location
+    }
+}
+
+/// A rule about moving rows (SPEC §2.2).
+public struct RowRule: Hashable, Sendable {
+    /// The rule's meaning.
+    public enum Kind: Hashable, Sendable {
+        /// Selected rows cannot be picked up; other rows may still shift them.
+        case lock(RowSelector)
+        /// Selected rows cannot be picked up, and no move may change their section or anchored position.
+        /// A nil anchor means the default: `end` for rows selected through `last` or a negative index.
+        case pin(RowSelector, anchor: Anchor?)
+        /// The first (`.start`) or last (`.end`) `count` rows of each selected section are pinned.
+        case reserve(edge: Anchor, count: Int, section: SectionSelector?)
+        /// Selected rows may only be dropped in their own section.
+        case keepInSection(RowSelector)
+        /// A move into a selected section from another is valid only from `from` sections and for `rows`.
+        case accept(section: SectionSelector, from: SectionSelector, rows: RowSelector)
+        /// Moves into a selected section need room below `max`; moves out need `min` rows left.
+        case capacity(section: SectionSelector, max: Int?, min: Int?)
+    }
+
+    /// Id, message and location.
+    public var metadata: RuleMetadata
+    /// The meaning.
+    public var kind: Kind
+
+    /// Creates a rule.
+    public init(_ kind: Kind, metadata: RuleMetadata) {
+        self.kind = kind
+        self.metadata = metadata
+    }
+
+    /// The rule kind's keyword as written in policy files.
+    public var keyword: String {
+        switch kind {
+        case .lock: "lock"
+        case .pin: "pin"
+        case .reserve: "reserve"
+        case .keepInSection: "keep-in-section"
+        case .accept: "accept"
+        case .capacity: "capacity"
+        }
+    }
+}
+
+/// Which sections a section rule selects: a selector, or the first/last N.
+public enum SectionRuleTarget: Hashable, Sendable {
+    /// Sections selected by a section selector.
+    case sections(SectionSelector)
+    /// The first N sections.
+    case first(Int)
+    /// The last N sections.
+    case last(Int)
+}
+
+/// A rule about moving whole sections (SPEC §2.5).
+public struct SectionRule: Hashable, Sendable {
+    /// The rule's meaning.
+    public enum Kind: Hashable, Sendable {
+        /// Selected sections cannot be moved.
+        case lock(SectionRuleTarget)
+        /// Selected sections cannot be moved, and no move may change their anchored index.
+        case pin(SectionRuleTarget, anchor: Anchor?)
+    }
+
+    /// Id, message and location.
+    public var metadata: RuleMetadata
+    /// The meaning.
+    public var kind: Kind
+
+    /// Creates a rule.
+    public init(_ kind: Kind, metadata: RuleMetadata) {
+        self.kind = kind
+        self.metadata = metadata
+    }
+
+    /// The rule kind's keyword as written in policy files.
+    public var keyword: String {
+        switch kind {
+        case .lock: "lock"
+        case .pin: "pin"
+        }
+    }
+}
+
+/// A reorder policy: what the YAML file says, as values. Build one in code or load one from a file.
+public struct Policy: Hashable, Sendable {
+    /// The policy's name.
+    public var name: String
+    /// What the policy is for.
+    public var description: String?
+    /// What happens to invalid proposals.
+    public var retarget: RetargetMode
+    /// Row rules in file order.
+    public var rules: [RowRule]
+    /// Section rules in file order.
+    public var sectionRules: [SectionRule]
+
+    /// Creates a policy.
+    public init(
+        name: String, description: String? = nil, retarget: RetargetMode = .nearest,
+        rules: [RowRule] = [], sectionRules: [SectionRule] = []
+    ) {
+        self.name = name
+        self.description = description
+        self.retarget = retarget
+        self.rules = rules
+        self.sectionRules = sectionRules
+    }
+}
