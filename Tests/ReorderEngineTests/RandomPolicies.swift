@@ -1,0 +1,110 @@
+import ReorderEngine
+
+/// A small, seedable generator so failures reproduce.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Random tables and policies over small vocabularies, so selectors often hit.
+struct RandomPolicies {
+    var rng: SplitMix64
+    let rowIDs = ["a", "b", "c", "d", "2"]
+    let kinds = ["item", "add", "status"]
+    let tags = ["x", "y"]
+    let sectionIDs = ["In", "Out", "all", "2"]
+
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
+
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
+    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
+    mutating func pick<T>(_ list: [T]) -> T { list[int(0...(list.count - 1))] }
+    mutating func some<T>(_ list: [T], max: Int = 2) -> [T] { (0..<int(0...max)).map { _ in pick(list) } }
+
+    mutating func table() -> Table {
+        Table(sections: (0..<int(1...4)).map { _ in
+            Section(id: chance(0.6) ? pick(sectionIDs) : nil, rows: (0..<int(0...5)).map { _ in
+                Row(id: pick(rowIDs), kind: chance(0.6) ? pick(kinds) : nil, tags: some(tags))
+            })
+        })
+    }
+
+    mutating func sectionSelector() -> SectionSelector {
+        switch int(0...4) {
+        case 0: return .all
+        case 1: return .index(int(-3...3))
+        case 2: return .id(pick(sectionIDs))
+        default:
+            return .some((0..<int(0...3)).map { _ in chance(0.5) ? .index(int(-4...4)) : .id(pick(sectionIDs)) })
+        }
+    }
+
+    mutating func rowSelector() -> RowSelector {
+        if chance(0.15) { return .all }
+        var s = RowSelector()
+        if chance(0.4) { s.section = sectionSelector() }
+        switch int(0...4) {
+        case 0: s.position = .first(int(1...3))
+        case 1: s.position = .last(int(1...3))
+        case 2: s.position = .indices((0..<int(0...3)).map { _ in int(-4...4) })
+        default: break
+        }
+        if chance(0.25) { s.ids = some(rowIDs, max: 3) }
+        if chance(0.2) { s.kinds = some(kinds) }
+        if chance(0.15) { s.tags = some(tags) }
+        return s
+    }
+
+    mutating func rule(_ n: Int) -> RowRule {
+        let meta = RuleMetadata(id: "rule-\(n)")
+        switch int(0...9) {
+        case 0: return RowRule(.lock(rowSelector()), metadata: meta)
+        case 1, 2: return RowRule(.pin(rowSelector(), anchor: chance(0.3) ? pick([Anchor.start, .end]) : nil), metadata: meta)
+        case 3: return RowRule(.reserve(edge: pick([.start, .end]), count: int(1...2), section: chance(0.5) ? sectionSelector() : nil), metadata: meta)
+        case 4, 5: return RowRule(.keepInSection(rowSelector()), metadata: meta)
+        case 6, 7:
+            return RowRule(.accept(section: sectionSelector(), from: chance(0.5) ? sectionSelector() : .all,
+                                   rows: chance(0.5) ? rowSelector() : .all), metadata: meta)
+        default:
+            let max = chance(0.6) ? int(0...6) : nil
+            let min = max == nil || chance(0.4) ? int(0...4) : nil
+            return RowRule(.capacity(section: sectionSelector(), max: max, min: min), metadata: meta)
+        }
+    }
+
+    mutating func sectionRule(_ n: Int) -> SectionRule {
+        let meta = RuleMetadata(id: "section-rule-\(n)")
+        let target: SectionRuleTarget
+        switch int(0...2) {
+        case 0: target = .first(int(1...2))
+        case 1: target = .last(int(1...2))
+        default: target = .sections(sectionSelector())
+        }
+        return chance(0.3) ? SectionRule(.lock(target), metadata: meta)
+            : SectionRule(.pin(target, anchor: chance(0.3) ? pick([.start, .end]) : nil), metadata: meta)
+    }
+
+    mutating func policy() -> Policy {
+        Policy(name: "random", retarget: chance(0.2) ? .cancel : .nearest,
+               rules: (0..<int(0...4)).map { rule($0 + 1) },
+               sectionRules: (0..<int(0...2)).map { sectionRule($0 + 1) })
+    }
+
+    /// A move that fits `table`.
+    mutating func rowMove(in table: Table) -> (Position, Position)? {
+        let nonEmpty = table.sections.indices.filter { !table.sections[$0].rows.isEmpty }
+        guard !nonEmpty.isEmpty else { return nil }
+        let s = pick(nonEmpty)
+        let i = int(0...(table.sections[s].rows.count - 1))
+        let t = int(0...(table.sections.count - 1))
+        let limit = t == s ? table.sections[s].rows.count - 1 : table.sections[t].rows.count
+        return (Position(section: s, row: i), Position(section: t, row: int(0...limit)))
+    }
+}
