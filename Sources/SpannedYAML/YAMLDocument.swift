@@ -41,7 +41,8 @@ public enum YAMLDocument {
         return root
     }
 
-    private static func readNode(_ stream: YAMLEventStream, first: YAMLEvent) throws(YAMLStop) -> YAMLNode {
+    /// Reads the node that starts with `first` (for callers that stream a long list item by item).
+    public static func readNode(_ stream: YAMLEventStream, first: YAMLEvent) throws(YAMLStop) -> YAMLNode {
         switch first {
         case .scalar(let text, let style, let span):
             return YAMLNode(.scalar(text, style), span: span)
@@ -58,7 +59,10 @@ public enum YAMLDocument {
             }
         case .mappingStart(let start):
             var entries: [YAMLEntry] = []
-            var seen: [String: Span] = [:]
+            // Most mappings are small, where a linear scan beats hashing; big ones switch to a dictionary
+            // so a hostile file with a million keys stays linear.
+            var seen: [(String, Span)] = []
+            var seenIndex: [String: Span] = [:]
             while true {
                 let event = try stream.next()
                 if case .mappingEnd(let end) = event {
@@ -72,12 +76,18 @@ public enum YAMLDocument {
                     }
                     continue
                 }
-                if let first = seen[name] {
+                let earlier = seen.count < 16 ? seen.first(where: { $0.0 == name })?.1 : seenIndex[name]
+                if let first = earlier {
                     stream.report(.duplicateKey, "duplicate key '\(name)' (first at line \(first.start.line))", key.span,
                                   help: "each key may appear once in a mapping; remove one of them")
                     continue
                 }
-                seen[name] = key.span
+                if seen.count < 16 {
+                    seen.append((name, key.span))
+                    if seen.count == 16 { for (k, v) in seen { seenIndex[k] = v } }
+                } else {
+                    seenIndex[name] = key.span
+                }
                 entries.append(YAMLEntry(key: key, value: value))
             }
         case .documentStart(let span), .documentEnd(let span), .sequenceEnd(let span),

@@ -1,0 +1,103 @@
+/// Decides batches of moves and writes `check` output, text or JSON, into a byte buffer.
+/// The CLI and the benchmarks share it, so what is measured is what users run.
+public struct CheckRunner {
+    /// Output format.
+    public enum Format: String, Sendable, CaseIterable { case text, json }
+
+    /// The bound policy.
+    public let bound: BoundPolicy
+    /// Output format.
+    public let format: Format
+    /// Text styling.
+    public let style: TerminalStyle
+    /// The output so far.
+    public var output = JSONWriter(capacity: 1 << 16)
+    /// Counts per decision.
+    public private(set) var summary = DecisionJSON.Summary()
+    private var count = 0
+    private var moveWidth = 0
+
+    /// Creates a runner and writes the output's opening.
+    public init(bound: BoundPolicy, format: Format, style: TerminalStyle = .plain) {
+        self.bound = bound
+        self.format = format
+        self.style = style
+        if format == .json { DecisionJSON.open(policy: bound.compiled.policy.name, into: &output) }
+    }
+
+    /// Decides one move and writes its result; `given` echoes it when it is invalid.
+    public mutating func decide(_ move: Move, given: ((inout JSONWriter) -> Void)? = nil) {
+        do {
+            let decision = try bound.decide(move)
+            summary.add(decision.kind)
+            switch format {
+            case .json:
+                DecisionJSON.separator(count, into: &output)
+                DecisionJSON.result(decision, into: &output)
+            case .text:
+                text(DecisionText.lines(decision, style: style, moveWidth: 12))
+            }
+        } catch {
+            invalid(given: given ?? { DecisionJSON.move(move, into: &$0) }, label: DecisionText.move(move), error: error.message)
+            return
+        }
+        count += 1
+    }
+
+    /// Writes an `invalid` result.
+    public mutating func invalid(given: (inout JSONWriter) -> Void, label: String, error: String) {
+        summary.invalid += 1
+        switch format {
+        case .json:
+            DecisionJSON.separator(count, into: &output)
+            DecisionJSON.invalid(given: given, error: error, into: &output)
+        case .text:
+            text([label.padding(toLength: max(12, label.count), withPad: " ", startingAt: 0) + "  " + style.red("invalid   ") + "  " + error])
+        }
+        count += 1
+    }
+
+    /// Decides one item of a moves file.
+    public mutating func decide(_ item: MoveItem) {
+        switch item {
+        case .move(let move): decide(move)
+        case .invalid(let node, let error):
+            var echo = JSONWriter(capacity: 64)
+            DecisionJSON.node(node, into: &echo)
+            invalid(given: { $0.append(echo) }, label: echo.text, error: error)
+        }
+    }
+
+    private mutating func text(_ lines: [String]) {
+        for line in lines {
+            output.bytes(line)
+            output.raw("\n")
+        }
+    }
+
+    /// Writes the closing (summary) and returns the exit status.
+    public mutating func finish() -> Int32 {
+        switch format {
+        case .json: DecisionJSON.close(summary, empty: count == 0, into: &output)
+        case .text:
+            output.bytes(DecisionText.summary(summary, style: style))
+            output.raw("\n")
+        }
+        return summary.exitStatus
+    }
+
+    /// Takes the output written so far (to flush large batches).
+    public mutating func drain() -> [UInt8] {
+        let bytes = output.bytes
+        output.reset()
+        return bytes
+    }
+}
+
+extension JSONWriter {
+    /// Appends text as is (no quoting).
+    public mutating func bytes(_ s: String) {
+        var s = s
+        s.withUTF8 { append(buffer: $0) }
+    }
+}

@@ -1,0 +1,85 @@
+/// One item of a moves file: a move to decide, or an item that is not a valid move.
+public enum MoveItem: Sendable {
+    /// A well-formed move (still to be range-checked against the table).
+    case move(Move)
+    /// A malformed item, echoed as given, with what is wrong.
+    case invalid(given: YAMLNode, error: String)
+}
+
+/// Reads moves files (SPEC §5): a YAML or JSON list of `{ from: [s, r], to: [s, r] }` or
+/// `{ section-from: a, section-to: b }`. Items are streamed one at a time, so a million
+/// moves never become one big tree.
+public enum MovesFile {
+    /// Streams the items of `source` to `body`. Returns the problems that make the whole
+    /// file unusable (not a list, broken YAML): an input error, exit status 2.
+    public static func stream(_ source: SourceFile, _ body: (MoveItem) -> Void) -> [Diagnostic] {
+        let stream = YAMLEventStream(bytes: source.bytes, file: source.path, limits: .stream)
+        do {
+            guard case .documentStart = try stream.next() else {
+                stream.report(.yamlEmpty, "the moves file is empty; expected a list of moves", Span(at: .start))
+                return stream.diagnostics
+            }
+            let first = try stream.next()
+            guard case .sequenceStart = first else {
+                let node = try YAMLDocument.readNode(stream, first: first)
+                stream.report(.typeMismatch, "expected a list of moves, found \(node.typeName)", node.span)
+                return stream.diagnostics
+            }
+            while true {
+                let event = try stream.next()
+                if case .sequenceEnd = event { break }
+                let node = try YAMLDocument.readNode(stream, first: event)
+                if !stream.diagnostics.isEmpty { return stream.diagnostics }
+                body(item(node))
+            }
+            _ = try stream.next()  // document end
+            _ = try stream.next()  // stream end, or a second document (reported)
+        } catch {
+            // The reason is already among the stream's diagnostics.
+        }
+        return stream.diagnostics
+    }
+
+    /// Decodes one item.
+    public static func item(_ node: YAMLNode) -> MoveItem {
+        guard let entries = node.mapping else {
+            return .invalid(given: node, error: "a move is a mapping with 'from' and 'to', or 'section-from' and 'section-to'; found \(node.typeName)")
+        }
+        var from: YAMLNode?, to: YAMLNode?, sectionFrom: YAMLNode?, sectionTo: YAMLNode?
+        for entry in entries {
+            switch entry.name {
+            case "from": from = entry.value
+            case "to": to = entry.value
+            case "section-from": sectionFrom = entry.value
+            case "section-to": sectionTo = entry.value
+            default:
+                return .invalid(given: node, error: "unknown key '\(entry.name)' in a move; expected 'from' and 'to', or 'section-from' and 'section-to'")
+            }
+        }
+        switch (from, to, sectionFrom, sectionTo) {
+        case (let f?, let t?, nil, nil):
+            guard let a = position(f) else { return .invalid(given: node, error: "'from' must be [section, row]: two integers") }
+            guard let b = position(t) else { return .invalid(given: node, error: "'to' must be [section, row]: two integers") }
+            return .move(.row(from: a, to: b))
+        case (nil, nil, let f?, let t?):
+            guard let a = integer(f) else { return .invalid(given: node, error: "'section-from' must be an integer") }
+            guard let b = integer(t) else { return .invalid(given: node, error: "'section-to' must be an integer") }
+            return .move(.section(from: a, to: b))
+        default:
+            return .invalid(given: node, error: "a move needs exactly 'from' and 'to', or 'section-from' and 'section-to'")
+        }
+    }
+
+    @inline(__always)
+    static func integer(_ node: YAMLNode) -> Int? {
+        guard case .scalar(let text, .plain) = node.content else { return nil }
+        return NodeDecoder.plainInteger(text)
+    }
+
+    @inline(__always)
+    static func position(_ node: YAMLNode) -> Position? {
+        guard let items = node.sequence, items.count == 2,
+              let s = integer(items[0]), let r = integer(items[1]) else { return nil }
+        return Position(section: s, row: r)
+    }
+}

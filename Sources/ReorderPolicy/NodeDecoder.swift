@@ -1,0 +1,130 @@
+/// Shared helpers for turning YAML nodes into values while collecting diagnostics:
+/// expected types, known keys (with "did you mean"), integers exactly as SPEC §4 reads them.
+struct NodeDecoder {
+    let file: String
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(file: String) { self.file = file }
+
+    mutating func error(_ code: DiagnosticCode, _ message: String, _ node: YAMLNode, help: String? = nil) {
+        diagnostics.append(Diagnostic(code: code, message: message, file: file, span: node.span, help: help))
+    }
+
+    mutating func error(_ code: DiagnosticCode, _ message: String, at span: Span, help: String? = nil) {
+        diagnostics.append(Diagnostic(code: code, message: message, file: file, span: span, help: help))
+    }
+
+    mutating func append(_ list: [Diagnostic]) { diagnostics += list }
+
+    /// Reports a type mismatch unless the node was already reported (an alias).
+    mutating func mismatch(_ node: YAMLNode, expected: String) {
+        guard !node.isInvalid else { return }
+        error(.typeMismatch, "expected \(expected), found \(node.typeName)", node)
+    }
+
+    /// The node's entries keyed by name, reporting unknown keys. Nil (and a mismatch) if not a mapping.
+    mutating func mapping(_ node: YAMLNode, in context: String, known: [String]) -> [String: YAMLEntry]? {
+        guard let entries = node.mapping else {
+            mismatch(node, expected: "a mapping for \(context)")
+            return nil
+        }
+        var result: [String: YAMLEntry] = [:]
+        for entry in entries {
+            if known.contains(entry.name) {
+                result[entry.name] = entry
+            } else {
+                var message = "unknown key '\(entry.name)' in \(context)"
+                if let guess = Self.closest(to: entry.name, in: known) { message += "; did you mean '\(guess)'?" }
+                error(.unknownKey, message, entry.key, help: "known keys: \(known.map { "'\($0)'" }.joined(separator: ", "))")
+            }
+        }
+        return result
+    }
+
+    /// The scalar's text; empty plain scalars (a key with no value) count as missing values.
+    mutating func text(_ node: YAMLNode, expected: String = "a string") -> String? {
+        guard case .scalar(let text, let style) = node.content, !(style.isPlain && text.isEmpty) else {
+            mismatch(node, expected: expected)
+            return nil
+        }
+        return text
+    }
+
+    /// Whether `text` has the form `-?[0-9]+` (whatever its size).
+    static func isIntegerShaped(_ text: String) -> Bool {
+        let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+        return !digits.isEmpty && digits.allSatisfy { $0 >= 48 && $0 <= 57 }
+    }
+
+    /// Parses `-?[0-9]+` without overflow; nil for anything else.
+    static func plainInteger(_ text: String) -> Int? {
+        let utf8 = text.utf8
+        guard !utf8.isEmpty else { return nil }
+        let negative = utf8.first == UInt8(ascii: "-")
+        let digits = negative ? utf8.dropFirst() : utf8[...]
+        guard !digits.isEmpty else { return nil }
+        var value = 0
+        for byte in digits {
+            guard byte >= 48 && byte <= 57 else { return nil }
+            let d = Int(byte - 48)
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (a, o2) = negative ? m.subtractingReportingOverflow(d) : m.addingReportingOverflow(d)
+            guard !o1 && !o2 else { return nil }
+            value = a
+        }
+        return value
+    }
+
+    /// A plain decimal integer (SPEC §4); quoted scalars and anything else are a type mismatch.
+    mutating func integer(_ node: YAMLNode, _ what: String, minimum: Int? = nil) -> Int? {
+        guard case .scalar(let text, let style) = node.content, style.isPlain, let value = Self.plainInteger(text) else {
+            if case .scalar(let text, let style) = node.content, !(style.isPlain && text.isEmpty) {
+                let detail = style.isPlain ? "'\(text)'" : "the quoted string '\(text)'"
+                error(.typeMismatch, "expected an integer for \(what), found \(detail)", node,
+                      help: "write a plain decimal integer such as 1 or -1")
+            } else {
+                mismatch(node, expected: "an integer for \(what)")
+            }
+            return nil
+        }
+        if let minimum, value < minimum {
+            error(.invalidValue, "\(what) must be at least \(minimum), found \(value)", node)
+            return nil
+        }
+        return value
+    }
+
+    /// A scalar or a list of scalars, as strings.
+    mutating func strings(_ node: YAMLNode, _ what: String) -> [String]? {
+        if let items = node.sequence {
+            var out: [String] = []
+            for item in items {
+                if let t = text(item, expected: "a string in \(what)") { out.append(t) }
+            }
+            return out
+        }
+        return text(node, expected: "a string or a list of strings for \(what)").map { [$0] }
+    }
+
+    /// The closest known word within a small edit distance.
+    static func closest(to word: String, in candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, distance(word.lowercased(), $0)) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        return best.1 <= max(2, word.count / 3) ? best.0 : nil
+    }
+
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,229 @@
+/// The JSON of `check` and `explain` (SPEC §5.1), written with a fixed key order.
+public enum DecisionJSON {
+    /// Counts per decision, for the summary.
+    public struct Summary: Sendable {
+        public var allowed = 0, retargeted = 0, rejected = 0, denied = 0, invalid = 0
+        public init() {}
+
+        /// Counts one decision.
+        public mutating func add(_ kind: DecisionKind) {
+            switch kind {
+            case .allowed: allowed += 1
+            case .retargeted: retargeted += 1
+            case .rejected: rejected += 1
+            case .denied: denied += 1
+            }
+        }
+
+        /// SPEC §5: 2 if any move was invalid, 1 if any was not allowed, else 0.
+        public var exitStatus: Int32 {
+            if invalid > 0 { return 2 }
+            return retargeted + rejected + denied > 0 ? 1 : 0
+        }
+    }
+
+    public static func move(_ move: Move, into w: inout JSONWriter) {
+        switch move {
+        case .row(let from, let to):
+            w.raw("{\"from\": [")
+            w.int(from.section)
+            w.raw(", ")
+            w.int(from.row)
+            w.raw("], \"to\": [")
+            w.int(to.section)
+            w.raw(", ")
+            w.int(to.row)
+            w.raw("]}")
+        case .section(let from, let to):
+            w.raw("{\"section-from\": ")
+            w.int(from)
+            w.raw(", \"section-to\": ")
+            w.int(to)
+            w.raw("}")
+        }
+    }
+
+    public static func destination(_ d: Destination, into w: inout JSONWriter) {
+        switch d {
+        case .row(let p):
+            w.raw("[")
+            w.int(p.section)
+            w.raw(", ")
+            w.int(p.row)
+            w.raw("]")
+        case .section(let i): w.int(i)
+        }
+    }
+
+    public static func location(_ l: SourceLocation?, into w: inout JSONWriter) {
+        guard let l else { return w.raw("null") }
+        w.raw("{\"file\": ")
+        w.string(l.file)
+        w.raw(", \"line\": ")
+        w.int(l.line)
+        w.raw(", \"column\": ")
+        w.int(l.column)
+        w.raw("}")
+    }
+
+    public static func optionalString(_ s: String?, into w: inout JSONWriter) {
+        if let s { w.string(s) } else { w.raw("null") }
+    }
+
+    /// The fields of one decided result, without the closing brace (explain appends more).
+    public static func resultFields(_ d: Decision, into w: inout JSONWriter) {
+        w.raw("{\"move\": ")
+        move(d.move, into: &w)
+        w.raw(", \"decision\": \"")
+        w.raw(d.kind.staticName)
+        w.raw("\", \"target\": ")
+        destination(d.target, into: &w)
+        w.raw(", \"violations\": [")
+        for (n, v) in d.violations.enumerated() {
+            if n > 0 { w.raw(", ") }
+            w.raw("{\"rule\": ")
+            w.string(v.rule)
+            w.raw(", \"kind\": ")
+            w.string(v.kind)
+            w.raw(", \"message\": ")
+            optionalString(v.message, into: &w)
+            w.raw(", \"location\": ")
+            location(v.location, into: &w)
+            w.raw(", \"reason\": ")
+            w.string(v.reason)
+            w.raw("}")
+        }
+        w.raw("]")
+    }
+
+    /// One decided result.
+    public static func result(_ d: Decision, into w: inout JSONWriter) {
+        resultFields(d, into: &w)
+        w.raw("}")
+    }
+
+    /// An `invalid` result: the move as given and the error.
+    public static func invalid(given: (inout JSONWriter) -> Void, error: String, into w: inout JSONWriter) {
+        w.raw("{\"move\": ")
+        given(&w)
+        w.raw(", \"decision\": \"invalid\", \"error\": ")
+        w.string(error)
+        w.raw("}")
+    }
+
+    /// A YAML node echoed as JSON: plain integers become numbers, other scalars strings.
+    public static func node(_ node: YAMLNode, into w: inout JSONWriter) {
+        switch node.content {
+        case .scalar(let text, let style):
+            if style.isPlain, let value = NodeDecoder.plainInteger(text) { w.int(value) } else { w.string(text) }
+        case .sequence(let items):
+            w.raw("[")
+            for (n, item) in items.enumerated() {
+                if n > 0 { w.raw(", ") }
+                self.node(item, into: &w)
+            }
+            w.raw("]")
+        case .mapping(let entries):
+            w.raw("{")
+            for (n, entry) in entries.enumerated() {
+                if n > 0 { w.raw(", ") }
+                w.string(entry.name)
+                w.raw(": ")
+                self.node(entry.value, into: &w)
+            }
+            w.raw("}")
+        case .invalid:
+            w.raw("null")
+        }
+    }
+
+    /// The document's opening, up to the results list.
+    public static func open(policy name: String, into w: inout JSONWriter) {
+        w.raw("{\n  \"policy\": ")
+        w.string(name)
+        w.raw(",\n  \"results\": [")
+    }
+
+    /// Separator before result number `index`.
+    @inline(__always)
+    public static func separator(_ index: Int, into w: inout JSONWriter) {
+        w.raw(index == 0 ? "\n    " : ",\n    ")
+    }
+
+    /// The document's close with the summary.
+    public static func close(_ s: Summary, empty: Bool, into w: inout JSONWriter) {
+        w.raw(empty ? "],\n" : "\n  ],\n")
+        w.raw("  \"summary\": {\"allowed\": ")
+        w.int(s.allowed)
+        w.raw(", \"retargeted\": ")
+        w.int(s.retargeted)
+        w.raw(", \"rejected\": ")
+        w.int(s.rejected)
+        w.raw(", \"denied\": ")
+        w.int(s.denied)
+        w.raw(", \"invalid\": ")
+        w.int(s.invalid)
+        w.raw("}\n}\n")
+    }
+
+    /// The explain fields: `valid` and `trace`, appended to a result before its closing brace.
+    public static func explanationFields(_ e: Explanation, into w: inout JSONWriter) {
+        w.raw(", \"valid\": [")
+        if case .section = e.decision.move {
+            for (n, r) in e.validSections.enumerated() {
+                if n > 0 { w.raw(", ") }
+                w.raw("[")
+                w.int(r.lowerBound)
+                w.raw(", ")
+                w.int(r.upperBound)
+                w.raw("]")
+            }
+        } else {
+            for (n, v) in e.validRows.enumerated() {
+                if n > 0 { w.raw(", ") }
+                w.raw("{\"section\": ")
+                w.int(v.section)
+                w.raw(", \"rows\": [")
+                for (m, r) in v.rows.enumerated() {
+                    if m > 0 { w.raw(", ") }
+                    w.raw("[")
+                    w.int(r.lowerBound)
+                    w.raw(", ")
+                    w.int(r.upperBound)
+                    w.raw("]")
+                }
+                w.raw("]}")
+            }
+        }
+        w.raw("], \"trace\": [")
+        for (n, t) in e.trace.enumerated() {
+            w.raw(n == 0 ? "\n      " : ",\n      ")
+            w.raw("{\"rule\": ")
+            w.string(t.rule)
+            w.raw(", \"kind\": ")
+            w.string(t.kind)
+            w.raw(", \"applies\": ")
+            w.bool(t.applies)
+            w.raw(", \"verdict\": ")
+            w.string(t.verdict.rawValue)
+            w.raw(", \"reason\": ")
+            w.string(t.reason)
+            w.raw(", \"location\": ")
+            location(t.location, into: &w)
+            w.raw("}")
+        }
+        w.raw(e.trace.isEmpty ? "]" : "\n    ]")
+    }
+}
+
+extension DecisionKind {
+    /// The keyword as a static string, for the writer's fast path.
+    var staticName: StaticString {
+        switch self {
+        case .allowed: "allowed"
+        case .retargeted: "retargeted"
+        case .rejected: "rejected"
+        case .denied: "denied"
+        }
+    }
+}

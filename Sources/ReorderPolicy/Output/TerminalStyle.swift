@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// ANSI styling that is on only for a terminal, and never when `NO_COLOR` is set.
+public struct TerminalStyle: Sendable {
+    /// Whether escape codes are written.
+    public var enabled: Bool
+
+    /// Creates a style.
+    public init(enabled: Bool) { self.enabled = enabled }
+
+    /// Plain text, for files, pipes and golden tests.
+    public static let plain = TerminalStyle(enabled: false)
+
+    /// Colour when standard output is a terminal and `NO_COLOR` is not set.
+    public static func forStandardOutput() -> TerminalStyle {
+        TerminalStyle(enabled: isatty(1) == 1 && getenv("NO_COLOR") == nil)
+    }
+
+    private func wrap(_ code: String, _ text: String) -> String {
+        enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    public func bold(_ s: String) -> String { wrap("1", s) }
+    public func dim(_ s: String) -> String { wrap("2", s) }
+    public func red(_ s: String) -> String { wrap("1;31", s) }
+    public func green(_ s: String) -> String { wrap("32", s) }
+    public func yellow(_ s: String) -> String { wrap("33", s) }
+    public func blue(_ s: String) -> String { wrap("34", s) }
+    public func cyan(_ s: String) -> String { wrap("36", s) }
+    public func magenta(_ s: String) -> String { wrap("35", s) }
+}

@@ -1,0 +1,345 @@
+/// Decodes a policy document's node tree into the policy model (SPEC §2, §6), reporting
+/// every problem with its code and span and carrying on wherever it can.
+struct PolicyDecoder {
+    var d: NodeDecoder
+
+    init(file: String) { d = NodeDecoder(file: file) }
+
+    var diagnostics: [Diagnostic] { d.diagnostics }
+
+    static let topKeys = ["reorder-policy", "name", "description", "retarget", "rules", "section-rules", "tests"]
+    static let rowKinds = ["lock", "pin", "reserve", "keep-in-section", "accept", "capacity"]
+    static let sectionKinds = ["lock", "pin"]
+    static let selectorKeys = ["section", "first", "last", "index", "id", "kind", "tag"]
+
+    func location(_ node: YAMLNode) -> SourceLocation {
+        SourceLocation(file: d.file, line: node.span.start.line, column: node.span.start.column)
+    }
+
+    mutating func decode(_ root: YAMLNode) -> (Policy?, [PolicyTest]) {
+        guard let top = d.mapping(root, in: "a policy", known: Self.topKeys) else { return (nil, []) }
+        var ok = true
+        if let version = top["reorder-policy"] {
+            if let v = d.integer(version.value, "reorder-policy") {
+                if v != 1 {
+                    d.error(.unsupportedVersion, "unsupported language version \(v); this tool reads version 1", version.value,
+                            help: "write 'reorder-policy: 1'")
+                    ok = false
+                }
+            } else { ok = false }
+        } else {
+            d.error(.missingKey, "missing key 'reorder-policy'; expected the language version, 'reorder-policy: 1'", at: Span(at: root.span.start))
+            ok = false
+        }
+        var name = ""
+        if let entry = top["name"] {
+            if let text = d.text(entry.value, expected: "a string for 'name'") {
+                if text.isEmpty { d.error(.invalidValue, "'name' must not be empty", entry.value) }
+                name = text
+            }
+        } else {
+            d.error(.missingKey, "missing key 'name'; expected the policy's name", at: Span(at: root.span.start))
+        }
+        let description = top["description"].flatMap { d.text($0.value, expected: "a string for 'description'") }
+        var retarget = RetargetMode.nearest
+        if let entry = top["retarget"], let text = d.text(entry.value, expected: "'nearest' or 'cancel' for 'retarget'") {
+            if let mode = RetargetMode(rawValue: text) {
+                retarget = mode
+            } else {
+                var message = "unknown retarget mode '\(text)'; expected 'nearest' or 'cancel'"
+                if let guess = NodeDecoder.closest(to: text, in: ["nearest", "cancel"]) { message += "; did you mean '\(guess)'?" }
+                d.error(.invalidValue, message, entry.value)
+            }
+        }
+        var rules: [RowRule] = []
+        var ids: [(String, Span)] = []
+        if let entry = top["rules"] {
+            if let items = entry.value.sequence {
+                for (n, item) in items.enumerated() {
+                    if let rule = rowRule(item, defaultID: "rule-\(n + 1)", ids: &ids) { rules.append(rule) }
+                }
+            } else {
+                d.mismatch(entry.value, expected: "a list of rules for 'rules'")
+            }
+        } else {
+            d.error(.missingKey, "missing key 'rules'; expected a list of rules (it may be empty: 'rules: []')", at: Span(at: root.span.start))
+        }
+        var sectionRules: [SectionRule] = []
+        if let entry = top["section-rules"] {
+            if let items = entry.value.sequence {
+                for (n, item) in items.enumerated() {
+                    if let rule = sectionRule(item, defaultID: "section-rule-\(n + 1)", ids: &ids) { sectionRules.append(rule) }
+                }
+            } else {
+                d.mismatch(entry.value, expected: "a list of section rules for 'section-rules'")
+            }
+        }
+        // Ids are unique across both lists after defaults are applied.
+        var seen: [String: Span] = [:]
+        for (id, span) in ids {
+            if let first = seen[id] {
+                d.error(.duplicateRuleID, "rule id '\(id)' is already used by the rule at line \(first.start.line)", at: span,
+                        help: "give each rule a unique id; unnamed rules are called rule-N and section-rule-N")
+            } else {
+                seen[id] = span
+            }
+        }
+        var tests: [PolicyTest] = []
+        if let entry = top["tests"] {
+            if let items = entry.value.sequence {
+                var decoder = TestDecoder(d: d, ruleIDs: Set(ids.map(\.0)))
+                tests = items.compactMap { decoder.test($0) }
+                d = decoder.d
+            } else {
+                d.mismatch(entry.value, expected: "a list of tests for 'tests'")
+            }
+        }
+        guard ok else { return (nil, tests) }
+        return (Policy(name: name, description: description, retarget: retarget, rules: rules, sectionRules: sectionRules), tests)
+    }
+
+    // MARK: - Rules
+
+    /// Reads `id` and `message` and finds the single rule-kind key of a rule item.
+    private mutating func ruleItem(
+        _ item: YAMLNode, kinds: [String], context: String, defaultID: String, ids: inout [(String, Span)]
+    ) -> (kind: YAMLEntry, meta: RuleMetadata)? {
+        let before = d.diagnostics.count
+        guard let keys = d.mapping(item, in: context, known: kinds + ["id", "message"]) else { return nil }
+        let unknown = d.diagnostics[before...].contains { $0.code == .unknownKey }
+        var id = defaultID, idSpan = item.span
+        if let entry = keys["id"], let text = d.text(entry.value, expected: "a string for 'id'") {
+            if text.isEmpty {
+                d.error(.invalidValue, "a rule id must not be empty", entry.value)
+            } else {
+                id = text
+                idSpan = entry.value.span
+            }
+        }
+        ids.append((id, idSpan))
+        let message = keys["message"].flatMap { d.text($0.value, expected: "a string for 'message'") }
+        let present = (item.mapping ?? []).filter { kinds.contains($0.name) }
+        guard present.count == 1 else {
+            if present.isEmpty && !unknown {
+                d.error(.ruleKind, "\(context) needs exactly one rule kind, found none; expected one of \(kinds.map { "'\($0)'" }.joined(separator: ", "))", item)
+            } else if present.count > 1 {
+                d.error(.ruleKind, "\(context) needs exactly one rule kind, found \(present.count): \(present.map { "'\($0.name)'" }.joined(separator: ", "))", item,
+                        help: "split it into one item per rule kind")
+            }
+            return nil
+        }
+        return (present[0], RuleMetadata(id: id, message: message, location: location(item)))
+    }
+
+    mutating func rowRule(_ item: YAMLNode, defaultID: String, ids: inout [(String, Span)]) -> RowRule? {
+        guard let (entry, meta) = ruleItem(item, kinds: Self.rowKinds, context: "rule", defaultID: defaultID, ids: &ids) else { return nil }
+        let value = entry.value
+        let kind: RowRule.Kind?
+        switch entry.name {
+        case "lock":
+            kind = rowSelector(value, for: "lock").map { .lock($0) }
+        case "pin":
+            var anchor: Anchor? = nil
+            kind = rowSelector(value, for: "pin", anchor: &anchor).map { .pin($0, anchor: anchor) }
+        case "reserve":
+            kind = reserve(value)
+        case "keep-in-section":
+            kind = rowSelector(value, for: "keep-in-section").map { .keepInSection($0) }
+        case "accept":
+            kind = accept(value)
+        default:
+            kind = capacity(value)
+        }
+        return kind.map { RowRule($0, metadata: meta) }
+    }
+
+    mutating func sectionRule(_ item: YAMLNode, defaultID: String, ids: inout [(String, Span)]) -> SectionRule? {
+        guard let (entry, meta) = ruleItem(item, kinds: Self.sectionKinds, context: "section rule", defaultID: defaultID, ids: &ids) else { return nil }
+        let isPin = entry.name == "pin"
+        let known = ["section", "first", "last"] + (isPin ? ["anchor"] : [])
+        guard let keys = d.mapping(entry.value, in: "'\(entry.name)' of a section rule", known: known) else { return nil }
+        let anchor = isPin ? keys["anchor"].flatMap { self.anchor($0.value) } : nil
+        let given = (entry.value.mapping ?? []).filter { ["section", "first", "last"].contains($0.name) }
+        guard let first = given.first else {
+            d.error(.missingKey, "section rule '\(entry.name)' needs one of 'section', 'first' or 'last'", entry.value)
+            return nil
+        }
+        if given.count > 1 {
+            d.error(.selectorConflict, "'\(given[1].name)' cannot be combined with '\(first.name)'; give exactly one of 'section', 'first' or 'last'", given[1].key)
+            return nil
+        }
+        let target: SectionRuleTarget?
+        switch first.name {
+        case "section": target = sectionSelector(first.value, "'section'").map { .sections($0) }
+        case "first": target = d.integer(first.value, "'first'", minimum: 1).map { .first($0) }
+        default: target = d.integer(first.value, "'last'", minimum: 1).map { .last($0) }
+        }
+        guard let target else { return nil }
+        return SectionRule(isPin ? .pin(target, anchor: anchor) : .lock(target), metadata: meta)
+    }
+
+    private mutating func anchor(_ node: YAMLNode) -> Anchor? {
+        guard let text = d.text(node, expected: "'start' or 'end' for 'anchor'") else { return nil }
+        guard let anchor = Anchor(rawValue: text) else {
+            d.error(.invalidValue, "unknown anchor '\(text)'; expected 'start' or 'end'", node)
+            return nil
+        }
+        return anchor
+    }
+
+    private mutating func reserve(_ node: YAMLNode) -> RowRule.Kind? {
+        guard let keys = d.mapping(node, in: "'reserve'", known: ["first", "last", "section"]) else { return nil }
+        let edges = (node.mapping ?? []).filter { $0.name == "first" || $0.name == "last" }
+        guard let edge = edges.first else {
+            d.error(.missingKey, "'reserve' needs 'first: N' or 'last: N'", node)
+            return nil
+        }
+        if edges.count > 1 {
+            d.error(.selectorConflict, "'\(edges[1].name)' cannot be combined with '\(edge.name)' in 'reserve'", edges[1].key)
+            return nil
+        }
+        var section: SectionSelector? = nil
+        var ok = true
+        if let entry = keys["section"] {
+            section = sectionSelector(entry.value, "'section'")
+            ok = section != nil
+        }
+        guard let count = d.integer(edge.value, "'\(edge.name)'", minimum: 1), ok else { return nil }
+        return .reserve(edge: edge.name == "first" ? .start : .end, count: count, section: section)
+    }
+
+    private mutating func accept(_ node: YAMLNode) -> RowRule.Kind? {
+        guard let keys = d.mapping(node, in: "'accept'", known: ["section", "from", "rows"]) else { return nil }
+        guard let sectionEntry = keys["section"] else {
+            d.error(.missingKey, "'accept' needs 'section': the sections it guards", node)
+            return nil
+        }
+        let section = sectionSelector(sectionEntry.value, "'section'")
+        var from: SectionSelector? = .all, rows: RowSelector? = .all
+        if let entry = keys["from"] { from = sectionSelector(entry.value, "'from'") }
+        if let entry = keys["rows"] { rows = rowSelector(entry.value, for: "'rows'") }
+        guard let section, let from, let rows else { return nil }
+        return .accept(section: section, from: from, rows: rows)
+    }
+
+    private mutating func capacity(_ node: YAMLNode) -> RowRule.Kind? {
+        guard let keys = d.mapping(node, in: "'capacity'", known: ["section", "max", "min"]) else { return nil }
+        guard let sectionEntry = keys["section"] else {
+            d.error(.missingKey, "'capacity' needs 'section': the sections it limits", node)
+            return nil
+        }
+        let section = sectionSelector(sectionEntry.value, "'section'")
+        guard keys["max"] != nil || keys["min"] != nil else {
+            d.error(.missingKey, "'capacity' needs 'max', 'min' or both", node)
+            return nil
+        }
+        var ok = true
+        var max: Int? = nil, min: Int? = nil
+        if let entry = keys["max"] {
+            max = d.integer(entry.value, "'max'", minimum: 0)
+            ok = ok && max != nil
+        }
+        if let entry = keys["min"] {
+            min = d.integer(entry.value, "'min'", minimum: 0)
+            ok = ok && min != nil
+        }
+        guard let section, ok else { return nil }
+        return .capacity(section: section, max: max, min: min)
+    }
+
+    // MARK: - Selectors
+
+    mutating func rowSelector(_ node: YAMLNode, for context: String) -> RowSelector? {
+        var unused: Anchor? = nil
+        return rowSelector(node, for: context, anchor: &unused, allowAnchor: false)
+    }
+
+    mutating func rowSelector(_ node: YAMLNode, for context: String, anchor: inout Anchor?, allowAnchor: Bool = true) -> RowSelector? {
+        if case .scalar(let text, let style) = node.content {
+            if text == "all" { return .all }
+            let found = style.isPlain && text.isEmpty ? "an empty value" : "'\(text)'"
+            d.error(.typeMismatch, "expected 'all' or a mapping as the row selector of \(context), found \(found)", node,
+                    help: "write 'all', or a mapping such as '{ first: 1 }' or '{ kind: status }'")
+            return nil
+        }
+        let known = Self.selectorKeys + (allowAnchor ? ["anchor"] : [])
+        guard let keys = d.mapping(node, in: "the row selector of \(context)", known: known) else { return nil }
+        var selector = RowSelector()
+        var ok = true
+        if let entry = keys["section"] {
+            selector.section = sectionSelector(entry.value, "'section'")
+            ok = ok && selector.section != nil
+        }
+        let positional = (node.mapping ?? []).filter { ["first", "last", "index"].contains($0.name) }
+        if positional.count > 1 {
+            for extra in positional.dropFirst() {
+                d.error(.selectorConflict, "'\(extra.name)' cannot be combined with '\(positional[0].name)' in one selector", extra.key,
+                        help: "use at most one of 'first', 'last' and 'index'; write two rules to select both")
+            }
+            ok = false
+        } else if let entry = positional.first {
+            switch entry.name {
+            case "first": selector.position = d.integer(entry.value, "'first'", minimum: 1).map { .first($0) }
+            case "last": selector.position = d.integer(entry.value, "'last'", minimum: 1).map { .last($0) }
+            default:
+                if let items = entry.value.sequence {
+                    let values = items.map { d.integer($0, "an entry of 'index'") }
+                    if values.allSatisfy({ $0 != nil }) { selector.position = .indices(values.map { $0! }) }
+                } else {
+                    selector.position = d.integer(entry.value, "'index'").map { .indices([$0]) }
+                }
+            }
+            ok = ok && selector.position != nil
+        }
+        for (key, path) in [("id", \RowSelector.ids), ("kind", \RowSelector.kinds), ("tag", \RowSelector.tags)] {
+            guard let entry = keys[key] else { continue }
+            let before = d.diagnostics.count
+            selector[keyPath: path] = d.strings(entry.value, "'\(key)'")
+            ok = ok && d.diagnostics.count == before
+        }
+        if allowAnchor, let entry = keys["anchor"] {
+            anchor = self.anchor(entry.value)
+            ok = ok && anchor != nil
+        }
+        return ok ? selector : nil
+    }
+
+    mutating func sectionSelector(_ node: YAMLNode, _ what: String) -> SectionSelector? {
+        if let items = node.sequence {
+            var refs: [SectionReference] = []
+            var all = false, ok = true
+            for item in items {
+                switch sectionReference(item, what) {
+                case .none: ok = false
+                case .some(.none): all = true
+                case .some(.some(let ref)): refs.append(ref)
+                }
+            }
+            guard ok else { return nil }
+            return all ? .all : .some(refs)
+        }
+        switch sectionReference(node, what) {
+        case .none: return nil
+        case .some(.none): return .all
+        case .some(.some(let ref)): return .some([ref])
+        }
+    }
+
+    /// One section reference: nil on error, `.some(nil)` for `all`.
+    private mutating func sectionReference(_ node: YAMLNode, _ what: String) -> SectionReference?? {
+        guard case .scalar(let text, let style) = node.content, !(style.isPlain && text.isEmpty) else {
+            d.mismatch(node, expected: "a section index, a section id or a list of them for \(what)")
+            return nil
+        }
+        if text == "all" { return .some(nil) }
+        if style.isPlain, NodeDecoder.isIntegerShaped(text) {
+            guard let value = NodeDecoder.plainInteger(text) else {
+                d.error(.typeMismatch, "expected a section index for \(what), found '\(text)'", node,
+                        help: "indices are plain decimal integers; quote the value to use it as a section id")
+                return nil
+            }
+            return .some(.index(value))
+        }
+        return .some(.id(text))
+    }
+}
