@@ -223,3 +223,27 @@ extension BoundPolicy {
 
     func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 }
+
+extension BoundPolicy {
+    /// How the row at `p` is held, for drawings: "pinned", "reserved" and/or "locked", in rule order.
+    public func holds(at p: Position) -> [String] {
+        guard p.section >= 0, p.section < counts.count, p.row >= 0, p.row < counts[p.section] else { return [] }
+        var words: [String] = []
+        for (h, hold) in compiled.holds.enumerated()
+        where holdStart[h].contains(p.section, p.row) || holdEnd[h].contains(p.section, p.row) {
+            let word = hold.reserved ? "reserved" : (hold.pins ? "pinned" : "locked")
+            if !words.contains(word) { words.append(word) }
+        }
+        return words
+    }
+
+    /// How section `u` is held: "pinned" and/or "locked".
+    public func sectionHolds(_ u: Int) -> [String] {
+        var words: [String] = []
+        for (index, rule) in compiled.policy.sectionRules.enumerated() where sectionRuleSelected[index][u] {
+            let word = rule.keyword == "pin" ? "pinned" : "locked"
+            if !words.contains(word) { words.append(word) }
+        }
+        return words
+    }
+}

@@ -1,0 +1,104 @@
+/// `explain` as text: the decision, every rule's verdict (violated rules with a code frame),
+/// the valid destinations, and a drawing of the sections involved.
+public enum ExplainText {
+    /// Rows shown in full up to this many per section; longer sections elide their middle.
+    public static let fullSectionLimit = 30
+
+    public static func render(_ e: Explanation, bound: BoundPolicy, policySource: SourceFile?, style: TerminalStyle) -> String {
+        var out: [String] = []
+        let d = e.decision
+        let policy = bound.compiled.policy
+        out.append(style.bold("policy    ") + policy.name)
+        out.append(style.bold("move      ") + describeMove(d.move, bound))
+        var decision = DecisionText.word(d.kind, style: style).trimmingTrailingSpaces()
+        switch d.kind {
+        case .allowed: decision += " — lands at \(d.target)"
+        case .retargeted: decision += " — lands at " + style.bold(d.target.description) + " instead of \(proposed(d.move))"
+        case .rejected: decision += " — stays at \(d.target)"
+        case .denied: decision += " — cannot be picked up"
+        }
+        out.append(style.bold("decision  ") + decision)
+        out.append("")
+        out.append(style.bold("rules"))
+        let idWidth = min(24, e.trace.map(\.rule.count).max() ?? 0)
+        let kindWidth = e.trace.map(\.kind.count).max() ?? 0
+        for t in e.trace {
+            let mark: String
+            switch t.verdict {
+            case .pass: mark = style.green("✓ pass          ")
+            case .violated: mark = style.red("✗ violated      ")
+            case .notApplicable: mark = style.dim("· not-applicable")
+            }
+            let id = t.rule.padding(toLength: max(idWidth, t.rule.count), withPad: " ", startingAt: 0)
+            let kind = t.kind.padding(toLength: kindWidth, withPad: " ", startingAt: 0)
+            out.append("  \(mark)  \(style.bold(id))  \(style.dim(kind))  \(t.reason)")
+            if t.verdict == .violated, let location = t.location {
+                out.append("      " + style.dim("\(location.file):\(location.line):\(location.column)"))
+                let span = Span(start: Mark(line: location.line, column: location.column),
+                                end: Mark(line: location.line, column: Int.max / 2))
+                let frame = CodeFrame.render(policySource, span: ruleSpan(policySource, location), label: t.message, style: style)
+                out += (frame.isEmpty ? CodeFrame.render(policySource, span: span, label: t.message, style: style) : frame)
+                    .map { "      " + $0 }
+            }
+        }
+        out.append("")
+        out.append(style.bold("valid destinations"))
+        switch d.move {
+        case .row:
+            if e.validRows.isEmpty { out.append("  none: the row cannot be picked up") }
+            for v in e.validRows {
+                let ranges = v.rows.map { $0.lowerBound == $0.upperBound ? "\(v.section).\($0.lowerBound)" : "\(v.section).\($0.lowerBound)–\(v.section).\($0.upperBound)" }
+                out.append("  \(bound.sectionLabel(v.section)): " + ranges.joined(separator: ", "))
+            }
+        case .section:
+            if e.validSections.isEmpty { out.append("  none: the section cannot be picked up") }
+            for r in e.validSections { out.append("  section indices \(r.lowerBound)–\(r.upperBound)") }
+        }
+        out.append("")
+        out += TableDrawing.draw(e, bound: bound, style: style)
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// A rule item's span: from its location to the end of its first line (block rules
+    /// continue on indented lines, which the frame shows too).
+    static func ruleSpan(_ source: SourceFile?, _ l: SourceLocation) -> Span {
+        guard let source, let line = source.line(l.line) else { return Span(at: Mark(line: l.line, column: l.column)) }
+        let trimmed = line.unicodeScalars.reversed().drop { $0 == " " }.count
+        return Span(start: Mark(line: l.line, column: l.column), end: Mark(line: l.line, column: max(l.column + 1, trimmed + 1)))
+    }
+
+    static func proposed(_ move: Move) -> String {
+        switch move {
+        case .row(_, let to): "\(to)"
+        case .section(_, let to): "\(to)"
+        }
+    }
+
+    static func describeMove(_ move: Move, _ bound: BoundPolicy) -> String {
+        switch move {
+        case .row(let from, let to):
+            let id = bound.table.row(at: from).map { "\"\($0.id)\"" } ?? "?"
+            let within = from.section == to.section ? "within \(bound.sectionLabel(from.section))"
+                : "from \(bound.sectionLabel(from.section)) to \(bound.sectionLabel(to.section))"
+            return "\(from) → \(to)   (\(id), \(within))"
+        case .section(let from, let to):
+            return "section \(from) → \(to)   (\(bound.sectionLabel(from)))"
+        }
+    }
+}
+
+extension BoundPolicy {
+    /// `section 1 ("Doing")` or `section 1`.
+    public func sectionLabel(_ u: Int) -> String {
+        guard u >= 0, u < table.sections.count else { return "section \(u)" }
+        return table.sections[u].id.map { "section \(u) (\"\($0)\")" } ?? "section \(u)"
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var s = self
+        while s.hasSuffix(" ") { s.removeLast() }
+        return s
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// What happened to one policy test.
+public struct TestOutcome: Sendable {
+    /// The test.
+    public var test: PolicyTest
+    /// The actual decision, or nil when the move was invalid or the table could not be loaded.
+    public var decision: Decision?
+    /// The explanation of the actual decision (for failure output).
+    public var explanation: Explanation?
+    /// For an invalid move, why.
+    public var invalidReason: String?
+    /// The bound table, for drawings.
+    public var bound: BoundPolicy?
+    /// Problems loading the test's table.
+    public var errors: [Diagnostic]
+    /// Each mismatch between expected and actual, in words; empty when the test passed.
+    public var mismatches: [String]
+
+    /// Passed: no errors and nothing differs.
+    public var passed: Bool { errors.isEmpty && mismatches.isEmpty }
+
+    /// The actual decision word, including `invalid`.
+    public var actualWord: String { decision?.kind.rawValue ?? (invalidReason != nil ? "invalid" : "error") }
+}
+
+/// The tests of one policy file.
+public struct TestFileReport: Sendable {
+    /// The policy file.
+    public var document: PolicyDocument
+    /// One outcome per test, in file order (empty when the policy has errors).
+    public var outcomes: [TestOutcome]
+
+    /// Failed tests, plus one for a policy with errors.
+    public var failures: Int { outcomes.filter { !$0.passed }.count + (document.hasErrors ? 1 : 0) }
+}
+
+/// The result of `test`.
+public struct TestReport: Sendable {
+    /// Per file.
+    public var files: [TestFileReport]
+    /// Paths that could not be read.
+    public var unreadable: [Diagnostic]
+
+    /// Total tests run.
+    public var total: Int { files.reduce(0) { $0 + $1.outcomes.count } }
+    /// Passed tests.
+    public var passed: Int { files.reduce(0) { $0 + $1.outcomes.filter(\.passed).count } }
+    /// Failed tests (policy errors count as one each).
+    public var failed: Int { files.reduce(0) { $0 + $1.failures } }
+
+    /// SPEC §5: 2 for unreadable paths, 1 for any failure or policy error, else 0.
+    public var exitStatus: Int32 {
+        if !unreadable.isEmpty { return 2 }
+        return failed > 0 ? 1 : 0
+    }
+}
+
+/// Runs the `tests` of policy files (SPEC §6).
+public enum PolicyTestRunner {
+    /// Runs every test of every policy under `paths`.
+    public static func run(_ paths: [String]) -> TestReport {
+        let lint = Linter.lint(paths)
+        var report = TestReport(files: [], unreadable: lint.unreadable)
+        for document in lint.documents {
+            report.files.append(run(document))
+        }
+        return report
+    }
+
+    /// Runs the tests of one loaded policy.
+    public static func run(_ document: PolicyDocument) -> TestFileReport {
+        guard let compiled = document.compiled() else { return TestFileReport(document: document, outcomes: []) }
+        let directory = (document.source.path as NSString).deletingLastPathComponent
+        var tables: [String: (Table?, [Diagnostic])] = [:]
+        var outcomes: [TestOutcome] = []
+        for test in document.tests {
+            var outcome = TestOutcome(test: test, errors: [], mismatches: [])
+            let table: Table
+            switch test.table {
+            case .inline(let t): table = t
+            case .file(let path, let span):
+                let full = path.hasPrefix("/") || directory.isEmpty ? path : directory + "/" + path
+                if tables[full] == nil {
+                    let loaded = TableLoader.load(path: full)
+                    tables[full] = (loaded.table, loaded.diagnostics)
+                }
+                guard let t = tables[full]!.0 else {
+                    var errors = tables[full]!.1
+                    if errors.contains(where: { $0.code == .unreadable }) {
+                        errors = [Diagnostic(code: .unreadable, message: "cannot read the test's table '\(path)' (looked for \(full))",
+                                             file: document.source.path, span: span)]
+                    }
+                    outcome.errors = errors
+                    outcome.mismatches = ["the table could not be loaded"]
+                    outcomes.append(outcome)
+                    continue
+                }
+                table = t
+            }
+            let bound = compiled.bind(table)
+            outcome.bound = bound
+            do {
+                let explanation = try bound.explain(test.move)
+                outcome.explanation = explanation
+                outcome.decision = explanation.decision
+            } catch {
+                outcome.invalidReason = error.message
+            }
+            outcome.mismatches = compare(test, outcome)
+            outcomes.append(outcome)
+        }
+        return TestFileReport(document: document, outcomes: outcomes)
+    }
+
+    private static func compare(_ test: PolicyTest, _ outcome: TestOutcome) -> [String] {
+        var mismatches: [String] = []
+        if outcome.actualWord != test.decision.rawValue {
+            mismatches.append("decision: expected \(test.decision.rawValue), got \(outcome.actualWord)")
+        }
+        if let target = test.target, let decision = outcome.decision, decision.target != target {
+            mismatches.append("target: expected \(target), got \(decision.target)")
+        } else if test.target != nil && outcome.decision == nil {
+            mismatches.append("target: expected \(test.target!), but the move is invalid")
+        }
+        let violated = Set(outcome.decision?.violations.map(\.rule) ?? [])
+        let missing = test.rules.filter { !violated.contains($0) }
+        if !missing.isEmpty {
+            let got = outcome.decision?.violations.map(\.rule) ?? []
+            mismatches.append("rules: expected \(missing.joined(separator: ", ")) among the violations, got \(got.isEmpty ? "none" : got.joined(separator: ", "))")
+        }
+        return mismatches
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import ReorderPolicy
+
+struct Explain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Explain one move: every rule's verdict, the valid destinations and a drawing of the table.",
+        discussion: "Exit status as for check: 0 allowed, 1 any other decision, 2 input errors."
+    )
+
+    @OptionGroup var options: MoveOptions
+
+    @Option(help: "Output format: text or json.")
+    var format: CheckRunner.Format = .text
+
+    func validate() throws {
+        guard try options.singleMove() != nil else {
+            throw ValidationError("give a move: --from and --to, or --section-from and --section-to")
+        }
+    }
+
+    func run() throws {
+        let inputs = try Inputs(policyPath: options.policy, tablePath: options.table)
+        let move = try options.singleMove()!
+        var summary = DecisionJSON.Summary()
+        var w = JSONWriter()
+        let style = TerminalStyle.forStandardOutput()
+        do {
+            let explanation = try inputs.bound.explain(move)
+            summary.add(explanation.decision.kind)
+            switch format {
+            case .json:
+                DecisionJSON.open(policy: inputs.bound.compiled.policy.name, into: &w)
+                DecisionJSON.separator(0, into: &w)
+                DecisionJSON.resultFields(explanation.decision, into: &w)
+                DecisionJSON.explanationFields(explanation, into: &w)
+                w.raw("}")
+                DecisionJSON.close(summary, empty: false, into: &w)
+                FileOutput.standardOutput(w.bytes)
+            case .text:
+                FileOutput.standardOutput(ExplainText.render(explanation, bound: inputs.bound, policySource: inputs.document.source, style: style))
+            }
+        } catch {
+            summary.invalid += 1
+            switch format {
+            case .json:
+                DecisionJSON.open(policy: inputs.bound.compiled.policy.name, into: &w)
+                DecisionJSON.separator(0, into: &w)
+                DecisionJSON.invalid(given: { DecisionJSON.move(move, into: &$0) }, error: error.message, into: &w)
+                DecisionJSON.close(summary, empty: false, into: &w)
+                FileOutput.standardOutput(w.bytes)
+            case .text:
+                FileOutput.standardOutput(style.red("invalid") + "  \(DecisionText.move(move)): \(error.message)\n")
+            }
+        }
+        throw ExitCode(summary.exitStatus)
+    }
+}

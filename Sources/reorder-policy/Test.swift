@@ -1,0 +1,27 @@
+import ArgumentParser
+import ReorderPolicy
+
+struct Test: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the tests written in policy files.",
+        discussion: "Exit status: 0 when every test passes, 1 for a failure or a policy error, 2 for usage errors."
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, junit }
+
+    @Argument(help: "Policy files or directories.")
+    var paths: [String]
+
+    @Option(help: "Output format: text, json or junit.")
+    var format: Format = .text
+
+    func run() throws {
+        let report = PolicyTestRunner.run(paths)
+        switch format {
+        case .text: FileOutput.standardOutput(TestRenderer.text(report, style: .forStandardOutput()))
+        case .json: FileOutput.standardOutput(TestRenderer.json(report))
+        case .junit: FileOutput.standardOutput(TestRenderer.junit(report))
+        }
+        throw ExitCode(report.exitStatus)
+    }
+}
