@@ -1,0 +1,168 @@
+/// The JSON Schema (2020-12) of policy files, for editors (`reorder-policy schema`).
+///
+/// It describes the shape only; the loader's diagnostics remain the authority on meaning
+/// (ids unique across lists, `first`/`last`/`index` exclusive, and so on).
+public enum PolicySchema {
+    /// The schema as pretty-printed JSON.
+    public static let json = #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://reorder-policy.invalid/schema/policy-v1.json",
+  "title": "reorder-policy v1 policy file",
+  "description": "Declarative drag-and-drop reordering rules for sectioned lists.",
+  "type": "object",
+  "required": ["reorder-policy", "name", "rules"],
+  "additionalProperties": false,
+  "properties": {
+    "reorder-policy": { "const": 1, "description": "The language version; always 1." },
+    "name": { "type": "string", "minLength": 1, "description": "The policy's name." },
+    "description": { "type": "string" },
+    "retarget": { "enum": ["nearest", "cancel"], "default": "nearest",
+      "description": "What happens to an invalid proposal: the nearest valid slot, or back to the source." },
+    "rules": { "type": "array", "items": { "$ref": "#/$defs/rowRule" } },
+    "section-rules": { "type": "array", "items": { "$ref": "#/$defs/sectionRule" } },
+    "tests": { "type": "array", "items": { "$ref": "#/$defs/test" } }
+  },
+  "$defs": {
+    "count": { "type": "integer", "minimum": 1 },
+    "nonNegative": { "type": "integer", "minimum": 0 },
+    "anchor": { "enum": ["start", "end"] },
+    "sectionRef": { "type": ["integer", "string"] },
+    "sectionSelector": {
+      "description": "A section index (negative from the end), a section id, 'all', or a list of them.",
+      "oneOf": [
+        { "$ref": "#/$defs/sectionRef" },
+        { "type": "array", "items": { "$ref": "#/$defs/sectionRef" } }
+      ]
+    },
+    "strings": { "oneOf": [ { "type": "string" }, { "type": "array", "items": { "type": "string" } } ] },
+    "positional": {
+      "not": { "anyOf": [
+        { "required": ["first", "last"] }, { "required": ["first", "index"] }, { "required": ["last", "index"] }
+      ] }
+    },
+    "rowSelector": {
+      "description": "'all', or a mapping whose keys must all match.",
+      "oneOf": [
+        { "const": "all" },
+        { "type": "object", "additionalProperties": false, "allOf": [ { "$ref": "#/$defs/positional" } ],
+          "properties": {
+            "section": { "$ref": "#/$defs/sectionSelector" }, "first": { "$ref": "#/$defs/count" },
+            "last": { "$ref": "#/$defs/count" },
+            "index": { "oneOf": [ { "type": "integer" }, { "type": "array", "items": { "type": "integer" } } ] },
+            "id": { "$ref": "#/$defs/strings" }, "kind": { "$ref": "#/$defs/strings" }, "tag": { "$ref": "#/$defs/strings" }
+          } }
+      ]
+    },
+    "pinSelector": {
+      "oneOf": [
+        { "const": "all" },
+        { "type": "object", "additionalProperties": false, "allOf": [ { "$ref": "#/$defs/positional" } ],
+          "properties": {
+            "section": { "$ref": "#/$defs/sectionSelector" }, "first": { "$ref": "#/$defs/count" },
+            "last": { "$ref": "#/$defs/count" },
+            "index": { "oneOf": [ { "type": "integer" }, { "type": "array", "items": { "type": "integer" } } ] },
+            "id": { "$ref": "#/$defs/strings" }, "kind": { "$ref": "#/$defs/strings" }, "tag": { "$ref": "#/$defs/strings" },
+            "anchor": { "$ref": "#/$defs/anchor" }
+          } }
+      ]
+    },
+    "rowRule": {
+      "type": "object",
+      "minProperties": 1,
+      "oneOf": [
+        { "required": ["lock"] }, { "required": ["pin"] }, { "required": ["reserve"] },
+        { "required": ["keep-in-section"] }, { "required": ["accept"] }, { "required": ["capacity"] }
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "id": { "type": "string", "minLength": 1 },
+        "message": { "type": "string" },
+        "lock": { "$ref": "#/$defs/rowSelector", "description": "Rows that cannot be picked up (other rows may still shift them)." },
+        "pin": { "$ref": "#/$defs/pinSelector", "description": "Rows that cannot be picked up and never change position." },
+        "keep-in-section": { "$ref": "#/$defs/rowSelector", "description": "Rows that may only be dropped in their own section." },
+        "reserve": {
+          "type": "object", "additionalProperties": false,
+          "oneOf": [ { "required": ["first"] }, { "required": ["last"] } ],
+          "properties": { "first": { "$ref": "#/$defs/count" }, "last": { "$ref": "#/$defs/count" },
+                          "section": { "$ref": "#/$defs/sectionSelector" } }
+        },
+        "accept": {
+          "type": "object", "additionalProperties": false, "required": ["section"],
+          "properties": { "section": { "$ref": "#/$defs/sectionSelector" }, "from": { "$ref": "#/$defs/sectionSelector" },
+                          "rows": { "$ref": "#/$defs/rowSelector" } }
+        },
+        "capacity": {
+          "type": "object", "additionalProperties": false, "required": ["section"],
+          "anyOf": [ { "required": ["max"] }, { "required": ["min"] } ],
+          "properties": { "section": { "$ref": "#/$defs/sectionSelector" }, "max": { "$ref": "#/$defs/nonNegative" },
+                          "min": { "$ref": "#/$defs/nonNegative" } }
+        }
+      }
+    },
+    "sectionTarget": {
+      "type": "object", "additionalProperties": false,
+      "oneOf": [ { "required": ["section"] }, { "required": ["first"] }, { "required": ["last"] } ],
+      "properties": { "section": { "$ref": "#/$defs/sectionSelector" }, "first": { "$ref": "#/$defs/count" },
+                      "last": { "$ref": "#/$defs/count" } }
+    },
+    "sectionRule": {
+      "type": "object",
+      "oneOf": [ { "required": ["lock"] }, { "required": ["pin"] } ],
+      "additionalProperties": false,
+      "properties": {
+        "id": { "type": "string", "minLength": 1 },
+        "message": { "type": "string" },
+        "lock": { "$ref": "#/$defs/sectionTarget" },
+        "pin": {
+          "type": "object", "additionalProperties": false,
+          "oneOf": [ { "required": ["section"] }, { "required": ["first"] }, { "required": ["last"] } ],
+          "properties": { "section": { "$ref": "#/$defs/sectionSelector" }, "first": { "$ref": "#/$defs/count" },
+                          "last": { "$ref": "#/$defs/count" }, "anchor": { "$ref": "#/$defs/anchor" } }
+        }
+      }
+    },
+    "position": { "type": "array", "prefixItems": [ { "type": "integer" }, { "type": "integer" } ], "minItems": 2, "maxItems": 2 },
+    "row": {
+      "oneOf": [
+        { "type": ["string", "integer", "number", "boolean"] },
+        { "type": "object", "additionalProperties": false, "required": ["id"],
+          "properties": { "id": { "type": ["string", "integer", "number", "boolean"] }, "kind": { "type": "string" },
+                          "tags": { "type": "array", "items": { "type": "string" } } } }
+      ]
+    },
+    "table": {
+      "type": "object", "additionalProperties": false, "required": ["sections"],
+      "properties": {
+        "sections": { "type": "array", "items": {
+          "type": "object", "additionalProperties": false, "required": ["rows"],
+          "properties": { "id": { "type": ["string", "integer"] }, "rows": { "type": "array", "items": { "$ref": "#/$defs/row" } } }
+        } }
+      }
+    },
+    "decision": { "enum": ["allowed", "retargeted", "rejected", "denied", "invalid"] },
+    "test": {
+      "type": "object", "additionalProperties": false, "required": ["name", "table", "expect"],
+      "oneOf": [ { "required": ["move"] }, { "required": ["section-move"] } ],
+      "properties": {
+        "name": { "type": "string" },
+        "table": { "oneOf": [ { "type": "string", "description": "A path relative to the policy file." }, { "$ref": "#/$defs/table" } ] },
+        "move": { "type": "object", "additionalProperties": false, "required": ["from", "to"],
+                  "properties": { "from": { "$ref": "#/$defs/position" }, "to": { "$ref": "#/$defs/position" } } },
+        "section-move": { "type": "object", "additionalProperties": false, "required": ["from", "to"],
+                          "properties": { "from": { "type": "integer" }, "to": { "type": "integer" } } },
+        "expect": {
+          "oneOf": [
+            { "$ref": "#/$defs/decision" },
+            { "type": "object", "additionalProperties": false, "required": ["decision"],
+              "properties": { "decision": { "$ref": "#/$defs/decision" },
+                              "target": { "oneOf": [ { "$ref": "#/$defs/position" }, { "type": "integer" } ] },
+                              "rules": { "type": "array", "items": { "type": "string" } } } }
+          ]
+        }
+      }
+    }
+  }
+}
+"""#
+}

@@ -1,2 +1,0 @@
-import ArgumentParser
-struct Schema: ParsableCommand { func run() throws {} }
