@@ -31,12 +31,9 @@ let package = Package(
         ),
         .testTarget(name: "SpannedYAMLTests", dependencies: ["SpannedYAML"]),
         .testTarget(name: "ReorderEngineTests", dependencies: ["ReorderEngine"]),
-        .testTarget(
-            name: "ReorderPolicyTests",
-            dependencies: ["ReorderPolicy"],
-            resources: [.copy("Fixtures")]
-        ),
-        .testTarget(name: "CLITests", dependencies: ["ReorderPolicy"]),
+        .testTarget(name: "ReorderPolicyTests", dependencies: ["ReorderPolicy"]),
+        // Runs the built executable end to end; depending on it makes `swift test` build it.
+        .testTarget(name: "CLITests", dependencies: ["ReorderPolicy", "reorder-policy"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )
