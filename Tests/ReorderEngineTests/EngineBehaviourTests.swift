@@ -1,0 +1,143 @@
+import Testing
+import ReorderEngine
+
+func rows(_ ids: String...) -> Section { Section(rowIDs: ids) }
+func at(_ s: Int, _ r: Int) -> Position { Position(section: s, row: r) }
+
+@Suite struct EngineBehaviourTests {
+    func bind(_ rules: [RowRule.Kind], retarget: RetargetMode = .nearest, _ sections: Section...) throws -> BoundPolicy {
+        let policy = Policy(name: "t", retarget: retarget,
+                            rules: rules.enumerated().map { RowRule($1, metadata: RuleMetadata(id: "rule-\($0 + 1)")) })
+        return try CompiledPolicy(policy).bind(Table(sections: sections))
+    }
+
+    // The two classic mistakes.
+
+    @Test func aLockedFirstRowIsDisplacedByADropAboveIt() throws {
+        let bound = try bind([.lock(RowSelector(position: .first(1)))], rows("Status", "A", "B"))
+        #expect(!bound.canMove(at(0, 0)))
+        let d = try bound.decide(.row(from: at(0, 2), to: at(0, 0)))
+        #expect(d.kind == .allowed)
+        let after = try bound.table.applying(.row(from: at(0, 2), to: at(0, 0)))
+        #expect(after.sections[0].rows.map(\.id) == ["B", "Status", "A"])
+    }
+
+    @Test func aPinnedFirstRowIsNot() throws {
+        let bound = try bind([.pin(RowSelector(position: .first(1)), anchor: nil)], rows("Status", "A", "B"))
+        let d = try bound.decide(.row(from: at(0, 2), to: at(0, 0)))
+        #expect(d.kind == .retargeted)
+        #expect(d.target == .row(at(0, 1)))
+        #expect(d.violations.map(\.reason) == ["moving \"B\" to 0.0 would shift pinned row \"Status\" from 0.0 to 0.1"])
+    }
+
+    @Test func applyIsAMoveNotAnExchange() throws {
+        let table = Table(sections: [rows("A", "B", "C", "D")])
+        let moved = try table.applying(.row(from: at(0, 0), to: at(0, 2)))
+        #expect(moved.sections[0].rows.map(\.id) == ["B", "C", "A", "D"])  // an exchange would give C B A D
+        let across = try Table(sections: [rows("A", "B"), rows("C")]).applying(.row(from: at(0, 0), to: at(1, 1)))
+        #expect(across.sections.map { $0.rows.map(\.id) } == [["B"], ["C", "A"]])
+        #expect(throws: MoveError.self) { try table.applying(.row(from: at(0, 0), to: at(0, 4))) }
+    }
+
+    // Listing 8-3: a drag into a section above lands on the first allowed row of the own
+    // section, into a section below on its last allowed row.
+
+    @Test func listing8_3() throws {
+        let bound = try bind([.keepInSection(.all)], rows("a", "b"), rows("c", "d", "e"), rows("f"))
+        #expect(bound.target(from: at(1, 1), proposed: at(0, 1)) == at(1, 0))
+        #expect(bound.target(from: at(1, 1), proposed: at(2, 0)) == at(1, 2))
+    }
+
+    @Test func aMiddleStartPinBlocksOnlyWhatItShould() throws {
+        // Pinned "P" at index 2: nothing above it may move below it or leave.
+        let bound = try bind([.pin(RowSelector(ids: ["P"]), anchor: .start)], rows("a", "b", "P", "c", "d"), rows("x"))
+        #expect(bound.validDestinations(from: at(0, 0)) == [ValidRows(section: 0, rows: [0...1])])
+        #expect(bound.validDestinations(from: at(0, 3)) == [ValidRows(section: 0, rows: [3...4]), ValidRows(section: 1, rows: [0...1])])
+        // Rows from elsewhere may only land below it.
+        #expect(bound.validDestinations(from: at(1, 0)) == [ValidRows(section: 0, rows: [3...5]), ValidRows(section: 1, rows: [0...0])])
+    }
+
+    @Test func endAnchoredAddRowAndCapacityCountEveryRow() throws {
+        let bound = try bind([.reserve(edge: .end, count: 1, section: nil), .capacity(section: .index(1), max: 3, min: nil)],
+                             rows("a", "Add"), rows("b", "c", "Add"))
+        // Section 1 has 3 rows with its add row: full.
+        let d = try bound.decide(.row(from: at(0, 0), to: at(1, 0)))
+        #expect(d.kind == .rejected)
+        #expect(d.violations.map(\.rule) == ["rule-2"])
+        #expect(d.violations[0].reason == "moving \"a\" to 1.0 would put 4 rows in section 1, more than its max of 3")
+    }
+
+    @Test func cancelNeverRetargets() throws {
+        let bound = try bind([.pin(RowSelector(position: .first(1)), anchor: nil)], retarget: .cancel, rows("S", "a", "b"))
+        let d = try bound.decide(.row(from: at(0, 2), to: at(0, 0)))
+        #expect(d.kind == .rejected)
+        #expect(d.target == .row(at(0, 2)))
+    }
+
+    @Test func rangeChecksComeFirst() throws {
+        let bound = try bind([.lock(.all)], rows("a", "b"), rows())
+        #expect(throws: MoveError.self) { try bound.decide(.row(from: at(0, 2), to: at(0, 0))) }
+        #expect(throws: MoveError.self) { try bound.decide(.row(from: at(0, 0), to: at(0, 2))) }  // within: 0...1
+        #expect(throws: MoveError.self) { try bound.decide(.row(from: at(0, 0), to: at(2, 0))) }
+        #expect(throws: MoveError.self) { try bound.decide(.section(from: 0, to: 2)) }
+        #expect(try bound.decide(.row(from: at(0, 0), to: at(1, 0))).kind == .denied)
+        // denied holds even when the proposal is the source.
+        #expect(try bound.decide(.row(from: at(0, 1), to: at(0, 1))).kind == .denied)
+    }
+
+    @Test func tiesGoToTheSlotNearerTheSource() throws {
+        // Slots for a row from section 0: 0.0 0.1 | 1.0 1.1 1.2 1.3 | 2.0 2.1. With 1.0 pinned at the
+        // start, a drop at 1.0 is one slot from both 0.1 and 1.1: the one nearer the source wins.
+        let bound = try bind([.pin(RowSelector(section: .index(1), position: .first(1)), anchor: nil)],
+                             rows("a", "b"), rows("c", "d", "e"), rows("f"))
+        #expect(bound.target(from: at(0, 0), proposed: at(1, 0)) == at(0, 1))
+        // From below, the same drop lands on 1.1.
+        #expect(bound.target(from: at(2, 0), proposed: at(1, 0)) == at(1, 1))
+    }
+}
+
+/// Properties over random tables and policies.
+@Suite struct EnginePropertyTests {
+    @Test(arguments: 0..<4)
+    func targetsAreValidIdempotentAndKeepPinsInPlace(chunk: Int) throws {
+        var gen = RandomPolicies(seed: 0xABCD + UInt64(chunk))
+        for _ in 0..<500 {
+            let policy = gen.policy(), table = gen.table()
+            let bound = try CompiledPolicy(policy).bind(table)
+            let reference = ReferenceEvaluator(policy: policy, table: table)
+            guard let (from, proposal) = gen.rowMove(in: table), bound.canMove(from) else { continue }
+            let target = bound.target(from: from, proposed: proposal)
+            #expect(bound.isValid(from: from, to: target))
+            #expect(bound.target(from: from, proposed: target) == target)
+            if bound.isValid(from: from, to: proposal) { #expect(target == proposal) }
+            // After applying the target, no pinned row changed section or anchored position.
+            let (whereIs, counts) = reference.simulate(from, target)
+            for rule in policy.rules where reference.isPin(rule) {
+                for (p, anchor) in reference.held(rule)! {
+                    let q = whereIs[p]!
+                    #expect(q.section == p.section)
+                    if anchor == .start { #expect(q.row == p.row) } else {
+                        #expect(counts[q.section] - 1 - q.row == table.sections[p.section].rows.count - 1 - p.row)
+                    }
+                }
+            }
+            // Rows are preserved as a multiset.
+            let after = try table.applying(.row(from: from, to: target))
+            #expect(after.sections.flatMap(\.rows).map(\.id).sorted() == table.sections.flatMap(\.rows).map(\.id).sorted())
+        }
+    }
+
+    @Test func largeTablesBindPositionalPoliciesWithoutScanningRows() throws {
+        let policy = Policy(name: "big", rules: [
+            RowRule(.pin(RowSelector(position: .first(1)), anchor: nil), metadata: RuleMetadata(id: "header")),
+            RowRule(.keepInSection(.all), metadata: RuleMetadata(id: "own")),
+            RowRule(.reserve(edge: .end, count: 1, section: nil), metadata: RuleMetadata(id: "add")),
+        ])
+        let n = 200_000
+        let table = Table(sections: [Section(rowIDs: (0..<n).map(String.init))])
+        let bound = try CompiledPolicy(policy).bind(table)
+        #expect(bound.target(from: at(0, 5), proposed: at(0, 0)) == at(0, 1))
+        #expect(bound.target(from: at(0, 5), proposed: at(0, n - 1)) == at(0, n - 2))
+        #expect(!bound.canMove(at(0, n - 1)))
+    }
+}
