@@ -33,7 +33,7 @@ let package = Package(
         .testTarget(name: "ReorderEngineTests", dependencies: ["ReorderEngine"]),
         .testTarget(name: "ReorderPolicyTests", dependencies: ["ReorderPolicy"]),
         // Runs the built executable end to end; depending on it makes `swift test` build it.
-        .testTarget(name: "CLITests", dependencies: ["ReorderPolicy", "reorder-policy"], exclude: ["Golden"]),
+        .testTarget(name: "CLITests", dependencies: ["ReorderPolicy", "reorder-policy"], exclude: ["Golden", "Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

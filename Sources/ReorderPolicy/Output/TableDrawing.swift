@@ -72,7 +72,7 @@ public enum TableDrawing {
                 }
             }
         }
-        out.append(style.dim("  legend: ◀ moving row · pinned/reserved rows never shift · locked rows cannot be picked up · ╶─── a slot"))
+        out.append(style.dim("  legend: ◀ moving row · pinned and reserved rows never shift · locked rows cannot be picked up"))
         return out
     }
 
@@ -123,7 +123,7 @@ public enum TableDrawing {
             out.append(u == from ? style.bold(text.trimmingTrailingSpaces()) : text.trimmingTrailingSpaces())
             u += 1
         }
-        out.append(style.dim("  legend: ◀ moving section · pinned sections never shift · locked sections cannot be picked up · ╶─── a slot"))
+        out.append(style.dim("  legend: ◀ moving section · pinned sections never shift · locked ones cannot be picked up"))
         return out
     }
 }

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// Runs the built `reorder-policy` executable from the package root, with colour off.
+enum CLI {
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let golden = packageRoot.appendingPathComponent("Tests/CLITests/Golden")
+
+    /// The executable next to the test bundle (both live in the build products folder).
+    static var executable: URL {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        if dir.path.hasSuffix(".xctest/Contents/MacOS") {
+            dir = dir.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        }
+        let candidate = dir.appendingPathComponent("reorder-policy")
+        if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+        return packageRoot.appendingPathComponent(".build/debug/reorder-policy")
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (k, v) in extra { env[k] = v }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes fully before waiting, so large outputs cannot block the child.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            outData = out.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Compares `actual` with the golden file `name`; `RECORD_GOLDEN=1` rewrites it.
+    static func assertGolden(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let url = golden.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
+            try actual.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        #expect(actual == expected, "golden \(name) differs; re-record with RECORD_GOLDEN=1 swift test", sourceLocation: sourceLocation)
+    }
+
+    /// Writes a scratch file under the system temporary folder and returns its path.
+    static func scratch(_ name: String, _ contents: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reorder-policy-tests-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent(name)
+        try contents.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    static func python(_ module: String) -> Bool {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", "import \(module)"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return false }
+        p.waitUntilExit()
+        return p.terminationStatus == 0
+    }
+}
