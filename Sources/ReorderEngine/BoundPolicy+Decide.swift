@@ -2,11 +2,11 @@
 struct RuleFinding {
     var applies: Bool
     var violated: Bool
-    var reason: String
+    var reason: Reason
 
-    static func notApplicable(_ reason: String) -> RuleFinding { RuleFinding(applies: false, violated: false, reason: reason) }
-    static func pass(_ reason: String) -> RuleFinding { RuleFinding(applies: true, violated: false, reason: reason) }
-    static func violated(_ reason: String) -> RuleFinding { RuleFinding(applies: true, violated: true, reason: reason) }
+    static func notApplicable(_ reason: Reason) -> RuleFinding { RuleFinding(applies: false, violated: false, reason: reason) }
+    static func pass(_ reason: Reason) -> RuleFinding { RuleFinding(applies: true, violated: false, reason: reason) }
+    static func violated(_ reason: Reason) -> RuleFinding { RuleFinding(applies: true, violated: true, reason: reason) }
 }
 
 extension BoundPolicy {
@@ -74,8 +74,8 @@ extension BoundPolicy {
                    applies: f.applies, verdict: f.violated ? .violated : (f.applies ? .pass : .notApplicable), reason: f.reason)
     }
 
-    private func violation(_ meta: RuleMetadata, _ kind: String, _ reason: String) -> Violation {
-        Violation(rule: meta.id, kind: kind, message: meta.message, location: meta.location, reason: reason)
+    private func violation(_ index: Int, _ reason: Reason) -> Violation {
+        Violation(compiled.rowRuleReferences[index], reason: reason)
     }
 
     // MARK: - Rows
@@ -84,7 +84,7 @@ extension BoundPolicy {
         let rules = compiled.policy.rules
         if immovable.contains(from.section, from.row) {
             let violations = rules.indices.compactMap { index in
-                holdsMovingRow(index, from).map { violation(rules[index].metadata, rules[index].keyword, $0.reason) }
+                holdsMovingRow(index, from).map { violation(index, $0.reason) }
             }
             return Decision(move: move, kind: .denied, target: .row(from), violations: violations)
         }
@@ -93,9 +93,10 @@ extension BoundPolicy {
             return Decision(move: move, kind: .allowed, target: .row(to), violations: [])
         }
         var violations: [Violation] = []
-        for index in rules.indices {
+        for index in rules.indices where violates(index, from, to) {
+            // Reasons are built only for the rules that are broken.
             let finding = evaluateRowRule(index, from, to)
-            if finding.violated { violations.append(violation(rules[index].metadata, rules[index].keyword, finding.reason)) }
+            violations.append(violation(index, finding.reason))
         }
         let target = compiled.policy.retarget == .cancel ? from : nearest(to: to, context)
         return Decision(move: move, kind: target == from ? .rejected : .retargeted, target: .row(target), violations: violations)
@@ -110,23 +111,53 @@ extension BoundPolicy {
         return .violated("row \(rowName(from)) at \(from) is \(word)")
     }
 
+    /// Whether row rule `index` forbids moving the (movable) row at `from` to `to`: the cheap
+    /// check behind ``evaluateRowRule(_:_:_:)``, which also words the reason.
+    func violates(_ index: Int, _ from: Position, _ to: Position) -> Bool {
+        let s = from.section, i = from.row, t = to.section, j = to.row
+        switch compiled.policy.rules[index].kind {
+        case .lock:
+            return false
+        case .pin, .reserve:
+            let h = compiled.holdIndexOfRule[index]!
+            let start = holdStart[h], end = holdEnd[h]
+            if t == s {
+                guard j != i else { return false }
+                let (lo, hi) = j < i ? (j, i - 1) : (i + 1, j)
+                return start.firstIn(s, lo, hi) != nil || end.firstIn(s, lo, hi) != nil
+            }
+            return start.firstIn(s, i + 1, counts[s] - 1) != nil || end.firstIn(s, 0, i - 1) != nil
+                || start.firstIn(t, j, counts[t] - 1) != nil || end.firstIn(t, 0, j - 1) != nil
+        case .keepInSection:
+            return t != s && query(compiled.queryIndexOfRule[index]!, s, i)
+        case .accept:
+            let a = compiled.acceptIndexOfRule[index]!
+            return t != s && acceptCovers[a][t] && !(acceptFrom[a][s] && query(compiled.accepts[a].query, s, i))
+        case .capacity(_, let max, let min):
+            guard t != s else { return false }
+            let covers = capacityCovers[index]!
+            if covers[t], let max, counts[t] + 1 > max { return true }
+            if covers[s], let min, counts[s] - 1 < min { return true }
+            return false
+        }
+    }
+
     /// One row rule's verdict on moving the (movable) row at `from` to `to`.
     func evaluateRowRule(_ index: Int, _ from: Position, _ to: Position) -> RuleFinding {
         let rule = compiled.policy.rules[index]
-        let s = from.section, i = from.row, t = to.section, j = to.row
-        let moving = "moving \(rowName(from)) to \(to)"
+        let s = from.section, i = from.row, t = to.section
         switch rule.kind {
         case .lock:
             return .notApplicable("does not select \(rowName(from)); locked rows may still shift")
         case .pin, .reserve:
             let h = compiled.holdIndexOfRule[index]!
             let word = compiled.holds[h].reserved ? "reserved" : "pinned"
-            return evaluateHold(h, word: word, moving: moving, s: s, i: i, t: t, j: j)
+            return evaluateHold(h, word: word, from: from, to: to)
         case .keepInSection:
             let q = compiled.queryIndexOfRule[index]!
             guard query(q, s, i) else { return .notApplicable("does not select \(rowName(from))") }
             if t == s { return .pass("\(rowName(from)) stays in \(sectionName(s))") }
-            return .violated("\(moving) would take it out of its \(sectionName(s))")
+            return .violated("moving \(rowName(from)) to \(to) would take it out of its \(sectionName(s))")
         case .accept:
             let a = compiled.acceptIndexOfRule[index]!
             if t == s { return .notApplicable("the move stays within \(sectionName(s))") }
@@ -143,11 +174,11 @@ extension BoundPolicy {
             let covers = capacityCovers[index]!
             let into = covers[t] && max != nil, outOf = covers[s] && min != nil
             guard into || outOf else { return .notApplicable("limits neither \(sectionName(s)) nor \(sectionName(t))") }
-            var problems: [String] = [], fine: [String] = []
+            var problems: [Reason] = [], fine: [Reason] = []
             if into, let max {
                 let after = counts[t] + 1
                 if after > max {
-                    problems.append("\(moving) would put \(plural(after, "row")) in \(sectionName(t)), more than its max of \(max)")
+                    problems.append("moving \(rowName(from)) to \(to) would put \(plural(after, "row")) in \(sectionName(t)), more than its max of \(max)")
                 } else {
                     fine.append("\(sectionName(t)) would hold \(after) of at most \(max)")
                 }
@@ -155,21 +186,23 @@ extension BoundPolicy {
             if outOf, let min {
                 let after = counts[s] - 1
                 if after < min {
-                    problems.append("\(moving) would leave \(plural(after, "row")) in \(sectionName(s)), fewer than its min of \(min)")
+                    problems.append("moving \(rowName(from)) to \(to) would leave \(plural(after, "row")) in \(sectionName(s)), fewer than its min of \(min)")
                 } else {
                     fine.append("\(sectionName(s)) would keep \(after) of at least \(min)")
                 }
             }
-            return problems.isEmpty ? .pass(fine.joined(separator: "; ")) : .violated(problems.joined(separator: "; "))
+            return problems.isEmpty ? .pass(Reason.joined(fine)) : .violated(Reason.joined(problems))
         }
     }
 
     /// A pin or reserve rule: does the move shift any row it holds?
-    private func evaluateHold(_ h: Int, word: String, moving: String, s: Int, i: Int, t: Int, j: Int) -> RuleFinding {
+    private func evaluateHold(_ h: Int, word: String, from: Position, to: Position) -> RuleFinding {
+        let s = from.section, i = from.row, t = to.section, j = to.row
         let start = holdStart[h], end = holdEnd[h]
         let touches = !start.isEmpty(s) || !end.isEmpty(s) || (t != s && (!start.isEmpty(t) || !end.isEmpty(t)))
         guard touches else {
-            return .notApplicable("holds no row in \(t == s ? sectionName(s) : "\(sectionName(s)) or \(sectionName(t))")")
+            let sections: Reason = t == s ? "\(sectionName(s))" : "\(sectionName(s)) or \(sectionName(t))"
+            return .notApplicable("holds no row in \(sections)")
         }
         // Each candidate: (section, index, new index or nil when the index stays, rows after before, after).
         var shifted: [(u: Int, k: Int, to: Int?, after: (Int, Int))] = []
@@ -200,28 +233,27 @@ extension BoundPolicy {
             return .pass("no \(word) row would shift")
         }
         let here = Position(section: first.u, row: first.k)
-        var reason: String
+        var reason: Reason
         if let newIndex = first.to {
-            reason = "\(moving) would shift \(word) row \(rowName(here)) from \(here) to \(first.u).\(newIndex)"
+            reason = "moving \(rowName(from)) to \(to) would shift \(word) row \(rowName(here)) from \(here) to \(Position(section: first.u, row: newIndex))"
         } else {
-            reason = "\(moving) would change the rows after \(word) row \(rowName(here)) at \(here) from \(first.after.0) to \(first.after.1)"
+            reason = "moving \(rowName(from)) to \(to) would change the rows after \(word) row \(rowName(here)) at \(here) from \(first.after.0) to \(first.after.1)"
         }
-        if total > 1 { reason += " (and \(total - 1) more)" }
+        if total > 1 { reason.parts += [.text(" (and "), .number(total - 1), .text(" more)")] }
         return .violated(reason)
     }
 
     // MARK: - Names
 
-    func rowName(_ p: Position) -> String {
-        "\"\(table.sections[p.section].rows[p.row].id)\""
+    func rowName(_ p: Position) -> Reason.Part {
+        .quoted(table.sections[p.section].rows[p.row].id)
     }
 
-    func sectionName(_ u: Int) -> String {
-        if let id = table.sections[u].id { return "section \(u) (\"\(id)\")" }
-        return "section \(u)"
+    func sectionName(_ u: Int) -> Reason.Part {
+        .section(u, id: table.sections[u].id)
     }
 
-    func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+    func plural(_ n: Int, _ word: String) -> Reason { "\(n) \(word)\(n == 1 ? "" : "s")" }
 }
 
 extension BoundPolicy {

@@ -39,8 +39,7 @@ extension BoundPolicy {
         if immovableSections[from] {
             let violations = rules.indices.compactMap { index in
                 sectionRuleHolds(index, from).map {
-                    Violation(rule: rules[index].metadata.id, kind: rules[index].keyword, message: rules[index].metadata.message,
-                              location: rules[index].metadata.location, reason: $0.reason)
+                    Violation(compiled.sectionRuleReferences[index], reason: $0.reason)
                 }
             }
             return Decision(move: move, kind: .denied, target: .section(from), violations: violations)
@@ -51,8 +50,7 @@ extension BoundPolicy {
         for index in rules.indices {
             let f = evaluateSectionRule(index, from, to)
             if f.violated {
-                violations.append(Violation(rule: rules[index].metadata.id, kind: rules[index].keyword, message: rules[index].metadata.message,
-                                            location: rules[index].metadata.location, reason: f.reason))
+                violations.append(Violation(compiled.sectionRuleReferences[index], reason: f.reason))
             }
         }
         let target = targetSection(from: from, proposed: to)
@@ -78,8 +76,8 @@ extension BoundPolicy {
         let (lo, hi, delta) = b < a ? (b, a - 1, 1) : (a + 1, b, -1)
         let hits = (lo...hi).filter { selected[$0] }
         guard let first = hits.first else { return .pass("no pinned section would shift") }
-        var reason = "moving \(sectionName(a)) to \(b) would shift pinned \(sectionName(first)) from \(first) to \(first + delta)"
-        if hits.count > 1 { reason += " (and \(hits.count - 1) more)" }
+        var reason: Reason = "moving \(sectionName(a)) to \(b) would shift pinned \(sectionName(first)) from \(first) to \(first + delta)"
+        if hits.count > 1 { reason.parts += [.text(" (and "), .number(hits.count - 1), .text(" more)")] }
         return .violated(reason)
     }
 }

@@ -47,7 +47,7 @@ public struct BoundPolicy: Sendable {
     /// Open sections grouped by accept mask, each list ascending; nil when there are over 64 accept rules.
     let openGroups: [(mask: UInt64, sections: [Int])]?
     // Capacity rules (for reasons): per row rule index, covered sections.
-    let capacityCovers: [Int: [Bool]]
+    let capacityCovers: [[Bool]?]
 
     // Section rules: per rule, selected sections; union of immovable; pinned sections ascending.
     let sectionRuleSelected: [[Bool]]
@@ -125,7 +125,7 @@ public struct BoundPolicy: Sendable {
         // Capacity.
         var room = [Bool](repeating: true, count: sectionCount)
         var give = [Bool](repeating: true, count: sectionCount)
-        var capacityCovers: [Int: [Bool]] = [:]
+        var capacityCovers = [[Bool]?](repeating: nil, count: policy.rules.count)
         for (index, rule) in policy.rules.enumerated() {
             guard case .capacity(let selector, let max, let min) = rule.kind else { continue }
             let covers = selector.resolve(table).map(\.selected)

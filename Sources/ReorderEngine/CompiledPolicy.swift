@@ -27,6 +27,11 @@ public struct CompiledPolicy: Sendable {
     /// The policy as given.
     public let policy: Policy
 
+    /// Per row rule, the reference its violations share.
+    let rowRuleReferences: [RuleReference]
+    /// Per section rule, the reference its violations share.
+    let sectionRuleReferences: [RuleReference]
+
     let holds: [HoldRule]
     /// For each row rule, its index in `holds`, or nil.
     let holdIndexOfRule: [Int?]
@@ -102,6 +107,13 @@ public struct CompiledPolicy: Sendable {
                 guard n >= 1 else { throw PolicyError("rule '\(rule.metadata.id)': counts must be at least 1") }
             case .sections: break
             }
+        }
+        rowRuleReferences = policy.rules.enumerated().map { n, rule in
+            RuleReference(id: rule.metadata.id, kind: rule.keyword, message: rule.metadata.message, location: rule.metadata.location, ordinal: n)
+        }
+        sectionRuleReferences = policy.sectionRules.enumerated().map { n, rule in
+            RuleReference(id: rule.metadata.id, kind: rule.keyword, message: rule.metadata.message, location: rule.metadata.location,
+                          ordinal: policy.rules.count + n)
         }
         self.holds = holds
         self.holdIndexOfRule = holdIndex

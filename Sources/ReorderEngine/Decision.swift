@@ -25,26 +25,66 @@ public enum Destination: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// One rule broken by a proposal, with the reason in plain words.
-public struct Violation: Hashable, Sendable {
+/// A rule's identity as violations and traces show it: id, kind, message and location.
+/// Shared by every violation of the rule, so a decision copies one reference, not four strings.
+public final class RuleReference: Hashable, Sendable {
     /// The rule's id.
-    public var rule: String
+    public let id: String
     /// The rule's kind keyword (`pin`, `accept`, ...).
-    public var kind: String
+    public let kind: String
     /// The rule's message, if it has one.
-    public var message: String?
+    public let message: String?
     /// Where the rule is written.
-    public var location: SourceLocation?
-    /// Why, naming rows by id: `moving "Blue" to 0.0 would shift pinned row "Red" from 0.0 to 0.1`.
-    public var reason: String
+    public let location: SourceLocation?
+    /// The rule's position among all rules of its policy (row rules, then section rules).
+    public let ordinal: Int
 
-    /// Creates a violation.
-    public init(rule: String, kind: String, message: String?, location: SourceLocation?, reason: String) {
-        self.rule = rule
+    /// Creates a reference.
+    public init(id: String, kind: String, message: String?, location: SourceLocation?, ordinal: Int = -1) {
+        self.id = id
         self.kind = kind
         self.message = message
         self.location = location
-        self.reason = reason
+        self.ordinal = ordinal
+    }
+
+    public static func == (a: RuleReference, b: RuleReference) -> Bool {
+        a.id == b.id && a.kind == b.kind && a.message == b.message && a.location == b.location
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(kind)
+    }
+}
+
+/// One rule broken by a proposal, with the reason in plain words.
+public struct Violation: Hashable, Sendable {
+    /// The rule.
+    public var ruleReference: RuleReference
+    /// Why, naming rows by id, as parts.
+    public var details: Reason
+
+    /// The rule's id.
+    public var rule: String { ruleReference.id }
+    /// The rule's kind keyword (`pin`, `accept`, ...).
+    public var kind: String { ruleReference.kind }
+    /// The rule's message, if it has one.
+    public var message: String? { ruleReference.message }
+    /// Where the rule is written.
+    public var location: SourceLocation? { ruleReference.location }
+    /// Why, naming rows by id: `moving "Blue" to 0.0 would shift pinned row "Red" from 0.0 to 0.1`.
+    public var reason: String { details.description }
+
+    /// Creates a violation of a shared rule reference.
+    public init(_ rule: RuleReference, reason: Reason) {
+        ruleReference = rule
+        details = reason
+    }
+
+    /// Creates a violation.
+    public init(rule: String, kind: String, message: String?, location: SourceLocation?, reason: Reason) {
+        self.init(RuleReference(id: rule, kind: kind, message: message, location: location), reason: reason)
     }
 }
 
@@ -92,18 +132,21 @@ public struct TraceEntry: Hashable, Sendable {
     public var applies: Bool
     /// The verdict.
     public var verdict: RuleVerdict
+    /// What the rule found, as parts.
+    public var details: Reason
+
     /// What the rule found, in plain words.
-    public var reason: String
+    public var reason: String { details.description }
 
     /// Creates an entry.
-    public init(rule: String, kind: String, message: String?, location: SourceLocation?, applies: Bool, verdict: RuleVerdict, reason: String) {
+    public init(rule: String, kind: String, message: String?, location: SourceLocation?, applies: Bool, verdict: RuleVerdict, reason: Reason) {
         self.rule = rule
         self.kind = kind
         self.message = message
         self.location = location
         self.applies = applies
         self.verdict = verdict
-        self.reason = reason
+        self.details = reason
     }
 }
 

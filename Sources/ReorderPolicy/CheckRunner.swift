@@ -15,6 +15,7 @@ public struct CheckRunner {
     /// Counts per decision.
     public private(set) var summary = DecisionJSON.Summary()
     private var count = 0
+    private var prefixes = DecisionJSON.PrefixCache()
     private var moveWidth = 0
 
     /// Creates a runner and writes the output's opening.
@@ -33,7 +34,7 @@ public struct CheckRunner {
             switch format {
             case .json:
                 DecisionJSON.separator(count, into: &output)
-                DecisionJSON.result(decision, into: &output)
+                DecisionJSON.result(decision, cache: &prefixes, into: &output)
             case .text:
                 text(DecisionText.lines(decision, style: style, moveWidth: 12))
             }
@@ -84,20 +85,5 @@ public struct CheckRunner {
             output.raw("\n")
         }
         return summary.exitStatus
-    }
-
-    /// Takes the output written so far (to flush large batches).
-    public mutating func drain() -> [UInt8] {
-        let bytes = output.bytes
-        output.reset()
-        return bytes
-    }
-}
-
-extension JSONWriter {
-    /// Appends text as is (no quoting).
-    public mutating func bytes(_ s: String) {
-        var s = s
-        s.withUTF8 { append(buffer: $0) }
     }
 }

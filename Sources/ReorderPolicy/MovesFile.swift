@@ -25,10 +25,15 @@ public enum MovesFile {
                 stream.report(.typeMismatch, "expected a list of moves, found \(node.typeName)", node.span)
                 return stream.diagnostics
             }
-            while true {
-                let event = try stream.next()
-                if case .sequenceEnd = event { break }
-                let node = try YAMLDocument.readNode(stream, first: event)
+            // Each item is read flat (no string per scalar); the usual shapes decode straight
+            // from it, anything else is built into a node and decoded (or echoed) from there.
+            var flat = YAMLFlatNode()
+            while try stream.readFlatNode(into: &flat) {
+                if let move = fastMove(flat) {
+                    body(.move(move))
+                    continue
+                }
+                let node = try YAMLDocument.readNode(events: flat.yamlEvents, stream: stream)
                 if !stream.diagnostics.isEmpty { return stream.diagnostics }
                 body(item(node))
             }
@@ -38,6 +43,25 @@ public enum MovesFile {
             // The reason is already among the stream's diagnostics.
         }
         return stream.diagnostics
+    }
+
+    /// `{ from: [s, r], to: [s, r] }` or `{ section-from: a, section-to: b }` with plain integers,
+    /// keys in either order and nothing else; nil for anything else (decoded the slow way).
+    static func fastMove(_ f: YAMLFlatNode) -> Move? {
+        let e = f.events
+        if e.count == 12, e[0].kind == .mappingStart, e[2].kind == .sequenceStart, e[5].kind == .sequenceEnd,
+           e[7].kind == .sequenceStart, e[10].kind == .sequenceEnd,
+           let s1 = f.plainInteger(3), let r1 = f.plainInteger(4), let s2 = f.plainInteger(8), let r2 = f.plainInteger(9) {
+            let p1 = Position(section: s1, row: r1), p2 = Position(section: s2, row: r2)
+            if f.scalar(1, is: "from") && f.scalar(6, is: "to") { return .row(from: p1, to: p2) }
+            if f.scalar(1, is: "to") && f.scalar(6, is: "from") { return .row(from: p2, to: p1) }
+            return nil
+        }
+        if e.count == 6, e[0].kind == .mappingStart, let x = f.plainInteger(2), let y = f.plainInteger(4) {
+            if f.scalar(1, is: "section-from") && f.scalar(3, is: "section-to") { return .section(from: x, to: y) }
+            if f.scalar(1, is: "section-to") && f.scalar(3, is: "section-from") { return .section(from: y, to: x) }
+        }
+        return nil
     }
 
     /// Decodes one item.
@@ -83,3 +107,4 @@ public enum MovesFile {
         return Position(section: s, row: r)
     }
 }
+

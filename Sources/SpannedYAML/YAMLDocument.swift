@@ -43,6 +43,22 @@ public enum YAMLDocument {
 
     /// Reads the node that starts with `first` (for callers that stream a long list item by item).
     public static func readNode(_ stream: YAMLEventStream, first: YAMLEvent) throws(YAMLStop) -> YAMLNode {
+        try readNode(first: first, next: { () throws(YAMLStop) -> YAMLEvent in try stream.next() }, stream: stream)
+    }
+
+    /// Builds the node of events already read from `stream` (a whole node's worth, in order).
+    public static func readNode(events: [YAMLEvent], stream: YAMLEventStream) throws(YAMLStop) -> YAMLNode {
+        var index = 1
+        return try readNode(first: events[0], next: { () throws(YAMLStop) -> YAMLEvent in
+            guard index < events.count else { throw YAMLStop() }
+            index += 1
+            return events[index - 1]
+        }, stream: stream)
+    }
+
+    private static func readNode(
+        first: YAMLEvent, next: () throws(YAMLStop) -> YAMLEvent, stream: YAMLEventStream
+    ) throws(YAMLStop) -> YAMLNode {
         switch first {
         case .scalar(let text, let style, let span):
             return YAMLNode(.scalar(text, style), span: span)
@@ -51,11 +67,11 @@ public enum YAMLDocument {
         case .sequenceStart(let start):
             var items: [YAMLNode] = []
             while true {
-                let event = try stream.next()
+                let event = try next()
                 if case .sequenceEnd(let end) = event {
                     return YAMLNode(.sequence(items), span: Span(start: start.start, end: end.end))
                 }
-                items.append(try readNode(stream, first: event))
+                items.append(try readNode(first: event, next: next, stream: stream))
             }
         case .mappingStart(let start):
             var entries: [YAMLEntry] = []
@@ -64,12 +80,12 @@ public enum YAMLDocument {
             var seen: [(String, Span)] = []
             var seenIndex: [String: Span] = [:]
             while true {
-                let event = try stream.next()
+                let event = try next()
                 if case .mappingEnd(let end) = event {
                     return YAMLNode(.mapping(entries), span: Span(start: start.start, end: end.end))
                 }
-                let key = try readNode(stream, first: event)
-                let value = try readNode(stream, first: try stream.next())
+                let key = try readNode(first: event, next: next, stream: stream)
+                let value = try readNode(first: try next(), next: next, stream: stream)
                 guard case .scalar(let name, _) = key.content else {
                     if !key.isInvalid {
                         stream.report(.typeMismatch, "mapping keys must be scalars, found \(key.typeName)", key.span)

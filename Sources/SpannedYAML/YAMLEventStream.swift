@@ -62,6 +62,8 @@ public final class YAMLEventStream {
     }
 
     deinit {
+        if holdsEvent { yaml_event_delete(current) }
+        current.deallocate()
         yaml_parser_delete(parser)
         parser.deallocate()
         input.deallocate()
@@ -70,60 +72,108 @@ public final class YAMLEventStream {
     /// True once an error that stops the stream has been recorded.
     public private(set) var stopped = false
 
-    /// The next event. Throws ``YAMLStop`` after recording why the stream cannot go on.
-    public func next() throws(YAMLStop) -> YAMLEvent {
-        if finished { throw YAMLStop() }
-        var event = yaml_event_t()
-        guard yaml_parser_parse(parser, &event) == 1 else {
-            reportParserError()
-            throw stop()
-        }
-        defer { yaml_event_delete(&event) }
-        let span = Span(start: mark(event.start_mark), end: mark(event.end_mark))
-        switch event.type {
-        case YAML_STREAM_START_EVENT:
-            return try next()
-        case YAML_STREAM_END_EVENT:
-            finished = true
-            return .streamEnd(span)
-        case YAML_DOCUMENT_START_EVENT:
-            documents += 1
-            if documents > 1 {
-                report(.yamlMultiDocument, "a file holds one YAML document; a second one starts here", span)
+    /// The event libyaml handed over last; freed when the next one is read.
+    /// Held through a pointer so that reading it needs no exclusivity bookkeeping.
+    private let current = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
+    private var holdsEvent = false
+
+    /// Reads the next event into `current`, applying every check; its kind and span.
+    private func advance() throws(YAMLStop) -> (YAMLEventKind, Span) {
+        while true {
+            if holdsEvent {
+                yaml_event_delete(current)
+                holdsEvent = false
+            }
+            if finished { throw YAMLStop() }
+            guard yaml_parser_parse(parser, current) == 1 else {
+                reportParserError()
                 throw stop()
             }
-            return .documentStart(span)
-        case YAML_DOCUMENT_END_EVENT:
-            return .documentEnd(span)
-        case YAML_ALIAS_EVENT:
-            report(.yamlAlias, "aliases are not allowed; write the value out in full", span,
-                   help: "YAML anchors and aliases are rejected so a file cannot expand into something huge")
-            try checkErrorCount()
-            return .alias(span)
-        case YAML_SCALAR_EVENT:
-            let data = event.data.scalar
-            try checkProperties(anchor: data.anchor, tag: data.tag, span: span)
+            holdsEvent = true
+            let span = Span(start: mark(current.pointee.start_mark), end: mark(current.pointee.end_mark))
+            switch current.pointee.type {
+            case YAML_STREAM_END_EVENT:
+                finished = true
+                return (.streamEnd, span)
+            case YAML_DOCUMENT_START_EVENT:
+                documents += 1
+                if documents > 1 {
+                    report(.yamlMultiDocument, "a file holds one YAML document; a second one starts here", span)
+                    throw stop()
+                }
+                return (.documentStart, span)
+            case YAML_DOCUMENT_END_EVENT:
+                return (.documentEnd, span)
+            case YAML_ALIAS_EVENT:
+                report(.yamlAlias, "aliases are not allowed; write the value out in full", span,
+                       help: "YAML anchors and aliases are rejected so a file cannot expand into something huge")
+                try checkErrorCount()
+                return (.alias, span)
+            case YAML_SCALAR_EVENT:
+                try checkProperties(anchor: current.pointee.data.scalar.anchor, tag: current.pointee.data.scalar.tag, span: span)
+                return (.scalar, span)
+            case YAML_SEQUENCE_START_EVENT:
+                try checkProperties(anchor: current.pointee.data.sequence_start.anchor, tag: current.pointee.data.sequence_start.tag, span: span)
+                try enter(span)
+                return (.sequenceStart, span)
+            case YAML_SEQUENCE_END_EVENT:
+                depth -= 1
+                return (.sequenceEnd, span)
+            case YAML_MAPPING_START_EVENT:
+                try checkProperties(anchor: current.pointee.data.mapping_start.anchor, tag: current.pointee.data.mapping_start.tag, span: span)
+                try enter(span)
+                return (.mappingStart, span)
+            case YAML_MAPPING_END_EVENT:
+                depth -= 1
+                return (.mappingEnd, span)
+            default:
+                continue  // stream start
+            }
+        }
+    }
+
+    /// The next event. Throws ``YAMLStop`` after recording why the stream cannot go on.
+    public func next() throws(YAMLStop) -> YAMLEvent {
+        let (kind, span) = try advance()
+        switch kind {
+        case .documentStart: return .documentStart(span)
+        case .documentEnd: return .documentEnd(span)
+        case .sequenceStart: return .sequenceStart(span)
+        case .sequenceEnd: return .sequenceEnd(span)
+        case .mappingStart: return .mappingStart(span)
+        case .mappingEnd: return .mappingEnd(span)
+        case .alias: return .alias(span)
+        case .streamEnd: return .streamEnd(span)
+        case .scalar:
+            let data = current.pointee.data.scalar
             let text = String(decoding: UnsafeBufferPointer(start: data.value, count: data.length), as: UTF8.self)
             return .scalar(text, style(data.style), span)
-        case YAML_SEQUENCE_START_EVENT:
-            let data = event.data.sequence_start
-            try checkProperties(anchor: data.anchor, tag: data.tag, span: span)
-            try enter(span)
-            return .sequenceStart(span)
-        case YAML_SEQUENCE_END_EVENT:
-            depth -= 1
-            return .sequenceEnd(span)
-        case YAML_MAPPING_START_EVENT:
-            let data = event.data.mapping_start
-            try checkProperties(anchor: data.anchor, tag: data.tag, span: span)
-            try enter(span)
-            return .mappingStart(span)
-        case YAML_MAPPING_END_EVENT:
-            depth -= 1
-            return .mappingEnd(span)
-        default:
-            return try next()
         }
+    }
+
+    /// Reads the next complete node of a sequence into `flat` (replacing its contents), without
+    /// making a string per scalar. Returns false, reading nothing, when the sequence ends instead.
+    public func readFlatNode(into flat: inout YAMLFlatNode) throws(YAMLStop) -> Bool {
+        flat.removeAll()
+        var depth = 0
+        repeat {
+            let (kind, span) = try advance()
+            switch kind {
+            case .sequenceEnd, .mappingEnd:
+                if depth == 0 { return false }
+                depth -= 1
+            case .sequenceStart, .mappingStart:
+                depth += 1
+            case .scalar:
+                let data = current.pointee.data.scalar
+                flat.appendScalar(UnsafeBufferPointer(start: data.value, count: data.length), style: style(data.style), span: span)
+                continue
+            default:
+                break
+            }
+            flat.append(kind, span: span)
+        } while depth > 0
+        return true
     }
 
     /// Records a diagnostic found by a consumer of the stream (a duplicate key, say).

@@ -38,9 +38,8 @@ struct Check: ParsableCommand {
                 FileOutput.standardError(DiagnosticRenderer.text(error.diagnostic, source: nil, style: .forStandardError()) + "\n")
                 throw ExitCode(2)
             }
-            let problems = MovesFile.stream(source) { item in
-                runner.decide(item)
-                if runner.output.bytes.count > 1 << 22 { FileOutput.standardOutput(runner.drain()) }
+            let problems = BatchPipeline.run(source, runner: &runner) { output in
+                output.withBytes { FileOutput.standardOutput($0) }
             }
             if !problems.isEmpty {
                 for d in problems {
@@ -50,7 +49,7 @@ struct Check: ParsableCommand {
             }
         }
         let status = runner.finish()
-        FileOutput.standardOutput(runner.drain())
+        runner.output.withBytes { FileOutput.standardOutput($0) }
         throw ExitCode(status)
     }
 }

@@ -41,13 +41,15 @@ struct ReorderPolicyCommand: ParsableCommand {
 /// Writing to standard output and error without buffering surprises.
 enum FileOutput {
     static func standardOutput(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(1, buffer.baseAddress! + offset, buffer.count - offset)
-                if n <= 0 { break }
-                offset += n
-            }
+        bytes.withUnsafeBufferPointer { standardOutput($0) }
+    }
+
+    static func standardOutput(_ buffer: UnsafeBufferPointer<UInt8>) {
+        var offset = 0
+        while offset < buffer.count {
+            let n = write(1, buffer.baseAddress! + offset, buffer.count - offset)
+            if n <= 0 { break }
+            offset += n
         }
     }
 

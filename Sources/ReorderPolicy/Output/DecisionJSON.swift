@@ -70,8 +70,45 @@ public enum DecisionJSON {
         if let s { w.string(s) } else { w.raw("null") }
     }
 
+    /// Everything of a violation but its reason, which is the only part that varies per move.
+    public static func violationPrefix(_ v: Violation) -> [UInt8] {
+        var w = JSONWriter(capacity: 128)
+        w.raw("{\"rule\": ")
+        w.string(v.rule)
+        w.raw(", \"kind\": ")
+        w.string(v.kind)
+        w.raw(", \"message\": ")
+        optionalString(v.message, into: &w)
+        w.raw(", \"location\": ")
+        location(v.location, into: &w)
+        w.raw(", \"reason\": ")
+        return w.bytes
+    }
+
+    /// Caches ``violationPrefix(_:)`` per rule, for batches.
+    public struct PrefixCache: Sendable {
+        private var prefixes: [[UInt8]?] = []
+        public init() {}
+
+        mutating func prefix(_ v: Violation) -> [UInt8] {
+            let n = v.ruleReference.ordinal
+            guard n >= 0 else { return DecisionJSON.violationPrefix(v) }
+            if n < prefixes.count, let cached = prefixes[n] { return cached }
+            if n >= prefixes.count { prefixes += Array(repeating: nil, count: n + 1 - prefixes.count) }
+            let made = DecisionJSON.violationPrefix(v)
+            prefixes[n] = made
+            return made
+        }
+    }
+
     /// The fields of one decided result, without the closing brace (explain appends more).
     public static func resultFields(_ d: Decision, into w: inout JSONWriter) {
+        var cache = PrefixCache()
+        resultFields(d, cache: &cache, into: &w)
+    }
+
+    /// The fields of one decided result, reusing cached violation prefixes.
+    public static func resultFields(_ d: Decision, cache: inout PrefixCache, into w: inout JSONWriter) {
         w.raw("{\"move\": ")
         move(d.move, into: &w)
         w.raw(", \"decision\": \"")
@@ -81,24 +118,50 @@ public enum DecisionJSON {
         w.raw(", \"violations\": [")
         for (n, v) in d.violations.enumerated() {
             if n > 0 { w.raw(", ") }
-            w.raw("{\"rule\": ")
-            w.string(v.rule)
-            w.raw(", \"kind\": ")
-            w.string(v.kind)
-            w.raw(", \"message\": ")
-            optionalString(v.message, into: &w)
-            w.raw(", \"location\": ")
-            location(v.location, into: &w)
-            w.raw(", \"reason\": ")
-            w.string(v.reason)
+            cache.prefix(v).withUnsafeBufferPointer { w.append(buffer: $0) }
+            reason(v.details, into: &w)
             w.raw("}")
         }
         w.raw("]")
     }
 
+    /// A reason as a JSON string, rendered part by part.
+    public static func reason(_ r: Reason, into w: inout JSONWriter) {
+        w.raw("\"")
+        for part in r.parts {
+            switch part {
+            case .text(let t): w.escaped(t)
+            case .quoted(let id):
+                w.raw("\\\"")
+                w.escaped(id)
+                w.raw("\\\"")
+            case .position(let p):
+                w.int(p.section)
+                w.raw(".")
+                w.int(p.row)
+            case .number(let n): w.int(n)
+            case .section(let u, let id):
+                w.raw("section ")
+                w.int(u)
+                if let id {
+                    w.raw(" (\\\"")
+                    w.escaped(id)
+                    w.raw("\\\")")
+                }
+            }
+        }
+        w.raw("\"")
+    }
+
     /// One decided result.
     public static func result(_ d: Decision, into w: inout JSONWriter) {
         resultFields(d, into: &w)
+        w.raw("}")
+    }
+
+    /// One decided result, reusing cached violation prefixes.
+    public static func result(_ d: Decision, cache: inout PrefixCache, into w: inout JSONWriter) {
+        resultFields(d, cache: &cache, into: &w)
         w.raw("}")
     }
 
@@ -207,7 +270,7 @@ public enum DecisionJSON {
             w.raw(", \"verdict\": ")
             w.string(t.verdict.rawValue)
             w.raw(", \"reason\": ")
-            w.string(t.reason)
+            reason(t.details, into: &w)
             w.raw(", \"location\": ")
             location(t.location, into: &w)
             w.raw("}")

@@ -1,59 +1,154 @@
 /// A small, fast JSON writer with a fixed key order, so machine output is stable byte for byte.
-public struct JSONWriter: Sendable {
-    /// The bytes written so far.
-    public private(set) var bytes: [UInt8] = []
+///
+/// It writes into one growing buffer with plain `memcpy`s: batch output of a million
+/// decisions spends its time deciding, not appending. A writer is a builder: copies share
+/// their buffer, so do not copy one and write to both.
+public struct JSONWriter {
+    private final class Storage {
+        var base: UnsafeMutablePointer<UInt8>
+        var count = 0
+        var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = Swift.max(capacity, 64)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        deinit { base.deallocate() }
+
+        @inline(__always)
+        func reserve(_ extra: Int) {
+            guard count + extra > capacity else { return }
+            var newCapacity = capacity * 2
+            while newCapacity < count + extra { newCapacity *= 2 }
+            let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+            newBase.update(from: base, count: count)
+            base.deallocate()
+            base = newBase
+            capacity = newCapacity
+        }
+
+        @inline(__always)
+        func append(_ p: UnsafeRawPointer, _ n: Int) {
+            reserve(n)
+            UnsafeMutableRawPointer(base + count).copyMemory(from: p, byteCount: n)
+            count += n
+        }
+
+        @inline(__always)
+        func append(_ byte: UInt8) {
+            reserve(1)
+            base[count] = byte
+            count += 1
+        }
+    }
+
+    private let storage: Storage
 
     /// Creates an empty writer.
-    public init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 4096) { storage = Storage(capacity: capacity) }
+
+    /// The bytes written so far (a copy).
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
+
+    /// How many bytes are written.
+    public var count: Int { storage.count }
 
     /// The output as text.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    public var text: String { String(decoding: UnsafeBufferPointer(start: storage.base, count: storage.count), as: UTF8.self) }
+
+    /// Calls `body` with the bytes written so far.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
+    }
 
     /// Appends raw JSON or punctuation.
     @inline(__always)
     public mutating func raw(_ s: StaticString) {
-        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        storage.append(s.utf8Start, s.utf8CodeUnitCount)
+    }
+
+    /// Appends raw bytes.
+    @inline(__always)
+    public mutating func append(buffer: UnsafeBufferPointer<UInt8>) {
+        guard let base = buffer.baseAddress else { return }
+        storage.append(base, buffer.count)
+    }
+
+    /// Appends bytes already rendered elsewhere.
+    public mutating func append(_ other: JSONWriter) {
+        other.withBytes { append(buffer: $0) }
+    }
+
+    /// Appends text as is (no quoting).
+    public mutating func bytes(_ s: String) {
+        var s = s
+        s.withUTF8 { append(buffer: $0) }
     }
 
     /// Appends a string literal, escaped.
     public mutating func string(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
-            case 0x0A: bytes.append(contentsOf: [92, 110])
-            case 0x0D: bytes.append(contentsOf: [92, 114])
-            case 0x09: bytes.append(contentsOf: [92, 116])
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [92, 117, 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-            default: bytes.append(byte)
-            }
+        var s = s
+        s.withUTF8 { utf8 in
+            storage.append(UInt8(ascii: "\""))
+            escaped(utf8)
+            storage.append(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the escaped content of a JSON string, without quotes.
+    public mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let hex: StaticString = "0123456789abcdef"
+        var runStart = 0
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == 34 || byte == 92 {
+                // Copy the clean run before this byte in one go, then its escape.
+                if runStart < index { storage.append(utf8.baseAddress! + runStart, index - runStart) }
+                runStart = index + 1
+                storage.append(92)
+                switch byte {
+                case 34: storage.append(34)
+                case 92: storage.append(92)
+                case 0x0A: storage.append(110)
+                case 0x0D: storage.append(114)
+                case 0x09: storage.append(116)
+                default:
+                    raw("u00")
+                    storage.append(hex.utf8Start[Int(byte >> 4)])
+                    storage.append(hex.utf8Start[Int(byte & 15)])
+                }
+            }
+            index += 1
+        }
+        if runStart < utf8.count { storage.append(utf8.baseAddress! + runStart, utf8.count - runStart) }
+    }
+
+    /// Appends the escaped content of `s`, without quotes.
+    public mutating func escaped(_ s: String) {
+        var s = s
+        s.withUTF8 { escaped($0) }
     }
 
     /// Appends an integer.
     @inline(__always)
     public mutating func int(_ value: Int) {
         if value >= 0 && value < 10 {
-            bytes.append(UInt8(48 + value))
+            storage.append(UInt8(48 + value))
             return
         }
-        var v = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { buffer in
+            var v = value.magnitude
+            var i = 24
             repeat {
-                buffer[19 - count] = UInt8(48 + v % 10)
+                i -= 1
+                buffer[i] = UInt8(48 + v % 10)
                 v /= 10
-                count += 1
             } while v > 0
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            bytes.append(contentsOf: buffer[(20 - count)...])
+            if value < 0 { storage.append(UInt8(ascii: "-")) }
+            storage.append(buffer.baseAddress! + i, 24 - i)
         }
     }
 
@@ -63,17 +158,11 @@ public struct JSONWriter: Sendable {
     /// Appends `"key": ` (a comma first unless `first`).
     public mutating func key(_ name: StaticString, first: Bool = false) {
         if !first { raw(", ") }
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        storage.append(UInt8(ascii: "\""))
+        raw(name)
         raw("\": ")
     }
 
-    /// Appends raw bytes.
-    public mutating func append(buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
-
-    /// Appends bytes already rendered elsewhere.
-    public mutating func append(_ other: JSONWriter) { bytes += other.bytes }
-
-    /// Drops the buffer (after writing it out).
-    public mutating func reset() { bytes.removeAll(keepingCapacity: true) }
+    /// Drops the contents (after writing them out).
+    public mutating func reset() { storage.count = 0 }
 }

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Decides a moves file on two threads: the calling thread reads and decodes items (libyaml's
+/// share of the work), a second thread decides them in order and writes the output. Results
+/// come out in file order, exactly as a single-threaded run would write them.
+public enum BatchPipeline {
+    /// Items travel between the threads in batches, so handing over costs nothing per move.
+    static let batchSize = 4096
+    /// At most this many batches wait, which bounds memory whatever the file's size.
+    static let queueLimit = 8
+
+    /// A bounded, single-producer, single-consumer queue of batches.
+    private final class Channel: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var batches: [[MoveItem]] = []
+        private var closed = false
+
+        func put(_ batch: [MoveItem]) {
+            condition.lock()
+            while batches.count >= BatchPipeline.queueLimit { condition.wait() }
+            batches.append(batch)
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        func close() {
+            condition.lock()
+            closed = true
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// The next batch, or nil once the producer closed the channel and everything was taken.
+        func take() -> [MoveItem]? {
+            condition.lock()
+            defer { condition.unlock() }
+            while batches.isEmpty && !closed { condition.wait() }
+            guard !batches.isEmpty else { return nil }
+            condition.broadcast()
+            return batches.removeFirst()
+        }
+    }
+
+    /// The runner, handed to the deciding thread and back; only one thread touches it at a time.
+    private final class RunnerBox: @unchecked Sendable {
+        var runner: CheckRunner
+        init(_ runner: CheckRunner) { self.runner = runner }
+    }
+
+    /// Streams `source` into `runner`. `flush` is called on the deciding thread with output to
+    /// write whenever the buffer grows past 4 MiB. Returns the problems that make the file
+    /// unusable (see ``MovesFile/stream(_:_:)``); results decided before such a problem stay in `runner`.
+    public static func run(
+        _ source: SourceFile, runner: inout CheckRunner, flush: @escaping @Sendable (JSONWriter) -> Void
+    ) -> [Diagnostic] {
+        let channel = Channel()
+        let box = RunnerBox(runner)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            while let batch = channel.take() {
+                for item in batch { box.runner.decide(item) }
+                if box.runner.output.count > 1 << 22 {
+                    flush(box.runner.output)
+                    box.runner.output.reset()
+                }
+            }
+            done.signal()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+        var batch: [MoveItem] = []
+        batch.reserveCapacity(batchSize)
+        let problems = MovesFile.stream(source) { item in
+            batch.append(item)
+            if batch.count == batchSize {
+                channel.put(batch)
+                batch = []
+                batch.reserveCapacity(batchSize)
+            }
+        }
+        if !batch.isEmpty { channel.put(batch) }
+        channel.close()
+        done.wait()
+        runner = box.runner
+        return problems
+    }
+}
