@@ -98,7 +98,7 @@ extension BoundPolicy {
             let finding = evaluateRowRule(index, from, to)
             violations.append(violation(index, finding.reason))
         }
-        let target = compiled.policy.retarget == .cancel ? from : nearest(to: to, context)
+        let target = retargetCancel ? from : nearest(to: to, context)
         return Decision(move: move, kind: target == from ? .rejected : .retargeted, target: .row(target), violations: violations)
     }
 
@@ -132,7 +132,7 @@ extension BoundPolicy {
             return t != s && query(compiled.queryIndexOfRule[index]!, s, i)
         case .accept:
             let a = compiled.acceptIndexOfRule[index]!
-            return t != s && acceptCovers[a][t] && !(acceptFrom[a][s] && query(compiled.accepts[a].query, s, i))
+            return t != s && acceptCovers[a][t] && !(acceptsFrom(a, s) && query(acceptQueries[a], s, i))
         case .capacity(_, let max, let min):
             guard t != s else { return false }
             let covers = capacityCovers[index]!
@@ -162,10 +162,10 @@ extension BoundPolicy {
             let a = compiled.acceptIndexOfRule[index]!
             if t == s { return .notApplicable("the move stays within \(sectionName(s))") }
             guard acceptCovers[a][t] else { return .notApplicable("does not cover \(sectionName(t))") }
-            if !acceptFrom[a][s] {
+            if !acceptsFrom(a, s) {
                 return .violated("\(sectionName(t)) does not accept rows from \(sectionName(s))")
             }
-            if !query(compiled.accepts[a].query, s, i) {
+            if !query(acceptQueries[a], s, i) {
                 return .violated("\(sectionName(t)) does not accept row \(rowName(from))")
             }
             return .pass("\(sectionName(t)) accepts \(rowName(from)) from \(sectionName(s))")

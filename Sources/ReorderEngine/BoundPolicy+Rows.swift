@@ -24,19 +24,57 @@ extension BoundPolicy {
     /// valid destination, or the source under `retarget: cancel`. Out-of-range input or an
     /// immovable row gives the source.
     public func target(from: Position, proposed: Position) -> Position {
-        guard (try? table.validate(.row(from: from, to: proposed))) != nil,
-              !immovable.contains(from.section, from.row) else { return from }
-        let context = sourceContext(from)
-        if isValid(proposed, context) { return proposed }
-        if compiled.policy.retarget == .cancel { return from }
-        return nearest(to: proposed, context)
+        // The usual shape first, with one look at the section: rows kept in their section,
+        // held rows only at the top and bottom (headers, footers, add-rows).
+        let s = from.section
+        if UInt(bitPattern: s) < UInt(bitPattern: sectionCount) {
+            let summary = summaries[s]
+            if summary.keepsAll && summary.pinnedSimple && summary.immovableSimple {
+                let i = from.row, t = proposed.section, j = proposed.row
+                guard i > summary.immovableTop && i < summary.immovableBottom,
+                      UInt(bitPattern: t) < UInt(bitPattern: sectionCount), j >= 0 else { return from }
+                let lo = summary.pinnedTop + 1, hi = summary.pinnedBottom - 1
+                if t == s {
+                    guard j < summary.count else { return from }
+                    if j >= lo && j <= hi { return proposed }
+                    return retargetCancel ? from : Position(section: s, row: j < lo ? lo : hi)
+                }
+                guard j <= summaries[t].count else { return from }
+                return retargetCancel ? from : Position(section: s, row: t < s ? lo : hi)
+            }
+        }
+        guard fits(from, proposed), movable(from) else { return from }
+        let c = sourceContext(from)
+        if !c.canLeave {
+            // Only the own section's interval is valid: the nearest slot is found without searching.
+            if proposed.section == c.s {
+                if proposed.row >= c.ownLo && proposed.row <= c.ownHi { return proposed }
+                if retargetCancel { return from }
+                return Position(section: c.s, row: Swift.min(Swift.max(proposed.row, c.ownLo), c.ownHi))
+            }
+            if retargetCancel { return from }
+            return Position(section: c.s, row: proposed.section < c.s ? c.ownLo : c.ownHi)
+        }
+        if isValid(proposed, c) { return proposed }
+        if retargetCancel { return from }
+        return nearest(to: proposed, c)
     }
 
     /// Whether `to` is a valid destination for the (movable) row at `from`.
     public func isValid(from: Position, to: Position) -> Bool {
-        guard (try? table.validate(.row(from: from, to: to))) != nil,
-              !immovable.contains(from.section, from.row) else { return false }
+        guard fits(from, to), movable(from) else { return false }
         return isValid(to, sourceContext(from))
+    }
+
+    /// SPEC §1's range check on counts alone (``Table/validate(_:)`` words the errors).
+    @inline(__always)
+    func fits(_ from: Position, _ to: Position) -> Bool {
+        // Unsigned comparisons fold the `>= 0` checks into the upper bounds.
+        let s = from.section, t = to.section, sections = UInt(bitPattern: sectionCount)
+        guard UInt(bitPattern: s) < sections, UInt(bitPattern: t) < sections else { return false }
+        let n = summaries[s].count
+        guard UInt(bitPattern: from.row) < UInt(bitPattern: n) else { return false }
+        return UInt(bitPattern: to.row) <= UInt(bitPattern: t == s ? n - 1 : summaries[t].count)
     }
 
     private func rowExists(_ p: Position) -> Bool? {
@@ -46,22 +84,37 @@ extension BoundPolicy {
 
     // MARK: - The fast path
 
+    /// Whether a row that exists can be picked up.
+    @inline(__always)
+    func movable(_ p: Position) -> Bool {
+        let summary = summaries[p.section]
+        if summary.immovableSimple { return p.row > summary.immovableTop && p.row < summary.immovableBottom }
+        return !immovable.contains(p.section, p.row)
+    }
+
     @inline(__always)
     func sourceContext(_ from: Position) -> SourceContext {
         let s = from.section, i = from.row
-        let lo = (pinnedAny.maxBelow(s, i) ?? -1) + 1
-        let hi = (pinnedAny.minAbove(s, i) ?? counts[s]) - 1
-        var leaves = canGiveOne[s] && lastStartPinned[s] < i && firstEndPinned[s] > i
+        let summary = summaries[s]
+        let lo: Int, hi: Int
+        if summary.pinnedSimple {
+            lo = summary.pinnedTop + 1
+            hi = summary.pinnedBottom - 1
+        } else {
+            lo = (pinnedAny.maxBelow(s, i) ?? -1) + 1
+            hi = (pinnedAny.minAbove(s, i) ?? counts[s]) - 1
+        }
+        var leaves = !summary.keepsAll && summary.canGive && lastStartPinned[s] < i && firstEndPinned[s] > i
         if leaves {
-            for q in compiled.keepQueries where query(q, s, i) {
+            for q in keepQueries where query(q, s, i) {
                 leaves = false
                 break
             }
         }
         var refused: UInt64 = 0
         if leaves {
-            for (a, accept) in compiled.accepts.enumerated() where a < 64 {
-                if !(acceptFrom[a][s] && query(accept.query, s, i)) { refused |= 1 << UInt64(a) }
+            for a in 0..<min(acceptQueries.count, 64) {
+                if !(acceptsFrom(a, s) && query(acceptQueries[a], s, i)) { refused |= 1 << UInt64(a) }
             }
         }
         return SourceContext(s: s, i: i, ownLo: lo, ownHi: hi, canLeave: leaves, refusedBy: refused)
@@ -73,7 +126,7 @@ extension BoundPolicy {
         guard c.canLeave, openToDrops[u] else { return false }
         if openGroups != nil { return acceptMask[u] & c.refusedBy == 0 }
         for a in acceptCovers.indices where acceptCovers[a][u] {
-            if !(acceptFrom[a][c.s] && query(compiled.accepts[a].query, c.s, c.i)) { return false }
+            if !(acceptsFrom(a, c.s) && query(acceptQueries[a], c.s, c.i)) { return false }
         }
         return true
     }
@@ -87,6 +140,7 @@ extension BoundPolicy {
 
     @inline(__always)
     func isValid(_ p: Position, _ c: SourceContext) -> Bool {
+        if p.section == c.s { return p.row >= c.ownLo && p.row <= c.ownHi }
         guard let (lo, hi) = interval(p.section, c) else { return false }
         return p.row >= lo && p.row <= hi
     }

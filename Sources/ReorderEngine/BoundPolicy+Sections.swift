@@ -9,7 +9,7 @@ extension BoundPolicy {
         guard canMoveSection(from), proposed >= 0, proposed < counts.count else { return from }
         let (lo, hi) = sectionInterval(from)
         if proposed >= lo && proposed <= hi { return proposed }
-        if compiled.policy.retarget == .cancel { return from }
+        if retargetCancel { return from }
         return Swift.min(Swift.max(proposed, lo), hi)
     }
 

@@ -36,13 +36,23 @@ public struct BoundPolicy: Sendable {
     let canGiveOne: [Bool]
     /// Sections that could take a row from elsewhere, ignoring `accept`.
     let openToDrops: [Bool]
+    /// Per section, the hot-path facts in one place (one cache line): see ``SectionSummary``.
+    let summaries: [SectionSummary]
 
-    // Query selectors (keep-in-section, accept rows): per selector, per section, and optional per row.
-    let queryInSection: [[Bool]]
-    let queryAttributes: [[Bool]?]
+    // Query selectors (keep-in-section, accept rows), flattened so the hot path copies nothing:
+    // per selector × section whether the section matches, a small plan for the position test,
+    // and (only for id/kind/tag selectors) per selector × row whether the row matches.
+    let sectionCount: Int
+    let queryInSection: [Bool]
+    let queryPlans: [QueryPlan]
+    let queryAttributes: [[Bool]]
+    let keepQueries: [Int]
+    let acceptQueries: [Int]
+    let retargetCancel: Bool
     // Accept rules: covered sections, matching `from` sections, cover bitmask per section.
     let acceptCovers: [[Bool]]
-    let acceptFrom: [[Bool]]
+    /// Per accept rule × section: whether `from` selects the section.
+    let acceptFrom: [Bool]
     let acceptMask: [UInt64]
     /// Open sections grouped by accept mask, each list ascending; nil when there are over 64 accept rules.
     let openGroups: [(mask: UInt64, sections: [Int])]?
@@ -143,9 +153,13 @@ public struct BoundPolicy: Sendable {
         openToDrops = open
 
         // Query selectors.
-        var inSection: [[Bool]] = [], attributes: [[Bool]?] = []
+        self.sectionCount = sectionCount
+        let keepEverywhere = compiled.keepQueries.map { QueryPlan(compiled.querySelectors[$0]) }
+            .map { $0.position == .any && !$0.filtersAttributes }
+        var inSection: [Bool] = [], attributes: [[Bool]] = [], plans: [QueryPlan] = []
         for selector in compiled.querySelectors {
-            inSection.append(selector.section?.resolve(table).map(\.selected) ?? Array(repeating: true, count: sectionCount))
+            inSection += selector.section?.resolve(table).map(\.selected) ?? Array(repeating: true, count: sectionCount)
+            plans.append(QueryPlan(selector))
             if selector.filtersAttributes {
                 var flags = [Bool]()
                 flags.reserveCapacity(runningRows)
@@ -154,20 +168,33 @@ public struct BoundPolicy: Sendable {
                 }
                 attributes.append(flags)
             } else {
-                attributes.append(nil)
+                attributes.append([])
             }
         }
         queryInSection = inSection
         queryAttributes = attributes
+        var summaries: [SectionSummary] = []
+        summaries.reserveCapacity(sectionCount)
+        for u in 0..<sectionCount {
+            var keepsAll = false
+            for (n, q) in compiled.keepQueries.enumerated() where keepEverywhere[n] && inSection[q * sectionCount + u] { keepsAll = true }
+            summaries.append(SectionSummary(count: counts[u], pinned: pinnedAny, immovable: immovable, section: u,
+                                            keepsAll: keepsAll, canGive: give[u]))
+        }
+        self.summaries = summaries
+        queryPlans = plans
+        keepQueries = compiled.keepQueries
+        acceptQueries = compiled.accepts.map(\.query)
+        retargetCancel = policy.retarget == .cancel
 
         // Accept.
-        var covers: [[Bool]] = [], from: [[Bool]] = []
+        var covers: [[Bool]] = [], from: [Bool] = []
         var mask = [UInt64](repeating: 0, count: sectionCount)
         for (a, accept) in compiled.accepts.enumerated() {
             guard case .accept(let section, let fromSelector, _) = policy.rules[accept.ruleIndex].kind else { continue }
             let c = section.resolve(table).map(\.selected)
             covers.append(c)
-            from.append(fromSelector.resolve(table).map(\.selected))
+            from += fromSelector.resolve(table).map(\.selected)
             if a < 64 {
                 for u in 0..<sectionCount where c[u] { mask[u] |= 1 << UInt64(a) }
             }
@@ -266,9 +293,78 @@ public struct BoundPolicy: Sendable {
     /// Whether query selector `q` selects the row at `s.i`.
     @inline(__always)
     func query(_ q: Int, _ s: Int, _ i: Int) -> Bool {
-        guard queryInSection[q][s] else { return false }
-        guard compiled.querySelectors[q].matchesPosition(i, of: counts[s]).matches else { return false }
-        if let flags = queryAttributes[q] { return flags[rowBase[s] + i] }
-        return true
+        guard queryInSection[q &* sectionCount &+ s] else { return false }
+        let plan = queryPlans[q]
+        switch plan.position {
+        case .any: break
+        case .first: guard i < plan.count else { return false }
+        case .last: guard i >= counts[s] - plan.count else { return false }
+        case .indices:
+            guard compiled.querySelectors[q].matchesPosition(i, of: counts[s]).matches else { return false }
+        }
+        return plan.filtersAttributes ? queryAttributes[q][rowBase[s] &+ i] : true
+    }
+
+    /// Whether accept rule `a`'s `from` selects section `s`.
+    @inline(__always)
+    func acceptsFrom(_ a: Int, _ s: Int) -> Bool { acceptFrom[a &* sectionCount &+ s] }
+}
+
+/// A section's facts for the hot path. When its held rows are only a run at the top and a
+/// run at the bottom (headers, footers, add-rows: the usual case), the nearest pinned rows
+/// around any movable row are those runs' edges, and no binary search is needed.
+struct SectionSummary: Sendable {
+    let count: Int
+    /// True when pinned rows form at most a top run `0...pinnedTop` and a bottom run `pinnedBottom..<count`.
+    let pinnedSimple: Bool
+    let pinnedTop: Int
+    let pinnedBottom: Int
+    /// The same for rows that cannot be picked up.
+    let immovableSimple: Bool
+    let immovableTop: Int
+    let immovableBottom: Int
+    /// A keep-in-section rule holds every row of this section.
+    let keepsAll: Bool
+    /// A row may leave without breaking `capacity.min`.
+    let canGive: Bool
+
+    init(count n: Int, pinned: SectionRanges, immovable: SectionRanges, section u: Int, keepsAll: Bool, canGive: Bool) {
+        count = n
+        (pinnedSimple, pinnedTop, pinnedBottom) = Self.edges(pinned.ranges(u), n)
+        (immovableSimple, immovableTop, immovableBottom) = Self.edges(immovable.ranges(u), n)
+        self.keepsAll = keepsAll
+        self.canGive = canGive
+    }
+
+    private static func edges(_ ranges: [(Int, Int)], _ n: Int) -> (Bool, Int, Int) {
+        var top = -1, bottom = n
+        var rest = ranges[...]
+        if let first = rest.first, first.0 == 0 {
+            top = first.1
+            rest = rest.dropFirst()
+        }
+        if let last = rest.last, last.1 == n - 1 {
+            bottom = last.0
+            rest = rest.dropLast()
+        }
+        return (rest.isEmpty, top, max(bottom, top + 1))
+    }
+}
+
+/// The position test of a query selector as plain values, so checking it copies nothing.
+struct QueryPlan: Sendable {
+    enum Position: UInt8, Sendable { case any, first, last, indices }
+    let position: Position
+    let count: Int
+    let filtersAttributes: Bool
+
+    init(_ s: CompiledRowSelector) {
+        switch s.position {
+        case nil: (position, count) = (.any, 0)
+        case .first(let n)?: (position, count) = (.first, n)
+        case .last(let n)?: (position, count) = (.last, n)
+        case .indices?: (position, count) = (.indices, 0)
+        }
+        filtersAttributes = s.filtersAttributes
     }
 }

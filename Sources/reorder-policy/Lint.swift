@@ -18,8 +18,21 @@ struct Lint: ParsableCommand {
     @Flag(help: "Treat warnings as errors.")
     var strict = false
 
+    @Flag(name: .customLong("no-analysis"), help: "Skip the analysis that tries every move on small tables.")
+    var noAnalysis = false
+
+    @Option(name: .customLong("analysis-bound"), help: "Largest tables the analysis tries, as SECTIONSxROWS (default 3x4; at most 6x8).")
+    var analysisBound: String = AnalysisBound.standard.description
+
+    func validate() throws {
+        guard AnalysisBound(analysisBound) != nil else {
+            throw ValidationError("--analysis-bound expects SECTIONSxROWS such as 3x4 (sections 1...6, rows 1...8)")
+        }
+    }
+
     func run() throws {
-        let report = Linter.lint(paths, strict: strict)
+        let bound = AnalysisBound(analysisBound)!
+        let report = Linter.lint(paths, strict: strict, analysis: noAnalysis ? nil : { PolicyAnalyzer.analyze($0, bound: bound) })
         switch format {
         case .text: FileOutput.standardOutput(DiagnosticRenderer.lintText(report, style: .forStandardOutput()))
         case .json: FileOutput.standardOutput(DiagnosticRenderer.lintJSON(report))

@@ -1,0 +1,62 @@
+import Foundation
+import ReorderPolicy
+
+/// Inputs shared by the benchmarks, built deterministically.
+enum Fixtures {
+    /// Pinned header, same-section only, reserved "Add" row: Apple's listing 8-3 plus a header.
+    static let listingPolicy = Policy(name: "listing", rules: [
+        RowRule(.pin(RowSelector(position: .first(1)), anchor: nil), metadata: RuleMetadata(id: "header")),
+        RowRule(.keepInSection(.all), metadata: RuleMetadata(id: "own-section")),
+        RowRule(.reserve(edge: .end, count: 1, section: nil), metadata: RuleMetadata(id: "add-row")),
+    ])
+
+    /// A board: cross-section moves with accept and capacity rules.
+    static let boardPolicy = Policy(name: "board", rules: [
+        RowRule(.accept(section: .index(-1), from: .some([]), rows: .all), metadata: RuleMetadata(id: "archive")),
+        RowRule(.capacity(section: .index(1), max: 3, min: nil), metadata: RuleMetadata(id: "wip")),
+        RowRule(.pin(RowSelector(position: .first(1)), anchor: nil), metadata: RuleMetadata(id: "header")),
+    ])
+
+    static func table(sections: Int, rows: Int) -> Table {
+        Table(sections: (0..<sections).map { s in Section(id: "S\(s)", rows: (0..<rows).map { Row(id: "r\(s).\($0)") }) })
+    }
+
+    /// Deterministic pseudo-random proposals for a table of `sections` × `rows`.
+    static func proposals(sections: Int, rows: Int, count: Int = 4096, crossSection: Double = 0.25) -> [(Position, Position)] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        return (0..<count).map { _ in
+            let s = next(sections), i = next(rows)
+            let t = next(100) < Int(crossSection * 100) ? next(sections) : s
+            let j = next(t == s ? rows : rows + 1)
+            return (Position(section: s, row: i), Position(section: t, row: j))
+        }
+    }
+
+    /// The hand-written baseline: what an app would write in `targetIndexPathForMoveFromRowAt`
+    /// for the listing policy (header row 0 pinned, last row reserved, rows stay in their section).
+    @inline(never)
+    static func handWrittenTarget(from: Position, proposed: Position, rowCounts: [Int]) -> Position {
+        let n = rowCounts[from.section]
+        if from.row == 0 || from.row == n - 1 { return from }
+        if proposed.section < from.section { return Position(section: from.section, row: 1) }
+        if proposed.section > from.section { return Position(section: from.section, row: n - 2) }
+        return Position(section: from.section, row: min(max(proposed.row, 1), n - 2))
+    }
+
+    /// A moves file of `count` flow-style moves over a 10 × 100 table (about 32 bytes a move).
+    static func movesFile(count: Int) -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reorder-bench-moves-\(count).yaml").path
+        if FileManager.default.fileExists(atPath: path) { return path }
+        var text = ""
+        text.reserveCapacity(count * 34)
+        for (from, to) in proposals(sections: 10, rows: 100, count: count, crossSection: 0.5) {
+            text += "- {from: [\(from.section), \(from.row)], to: [\(to.section), \(to.row)]}\n"
+        }
+        try! text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}

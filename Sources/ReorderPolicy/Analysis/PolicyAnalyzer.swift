@@ -1,0 +1,349 @@
+/// Bounded analysis of a policy's behaviour: tries every move on every small table
+/// (see ``TableEnumerator``) and reports warnings, each with a concrete counterexample
+/// that `explain` can show.
+public struct PolicyAnalyzer {
+    /// The policy.
+    public let policy: Policy
+    /// The file the policy came from (for locations and code frames).
+    public let source: SourceFile
+    /// The table bound.
+    public let bound: AnalysisBound
+
+    /// Creates an analyzer.
+    public init(policy: Policy, source: SourceFile, bound: AnalysisBound = .standard) {
+        self.policy = policy
+        self.source = source
+        self.bound = bound
+    }
+
+    /// Analyses a loaded document (nothing for one with errors).
+    public static func analyze(_ document: PolicyDocument, bound: AnalysisBound = .standard) -> [Diagnostic] {
+        guard let policy = document.policy else { return [] }
+        return PolicyAnalyzer(policy: policy, source: document.source, bound: bound).run()
+    }
+
+    /// A table, a move and what the policy decided: the evidence behind a warning.
+    struct Counterexample {
+        var table: Table
+        var move: Move
+        var decision: String
+
+        var notes: [String] {
+            ["counterexample: table: \(TableText.flow(table))",
+             "  move: \(TableText.flow(move)), decided \(decision)"]
+        }
+    }
+
+    /// What the enumeration learned about one rule.
+    private struct RuleFacts {
+        var selectsSomething = false
+        var changesADecision = false
+        var displaced: Counterexample?
+        /// For a dead rule: the other rules broken every time it is (nil until first seen).
+        var alwaysWith: Set<Int>?
+        var letsRowsIn = false
+        var capacityExpectsTraffic = false
+    }
+
+    /// Runs every check.
+    public func run() -> [Diagnostic] {
+        guard let full = try? CompiledPolicy(policy) else { return [] }
+        let rules = policy.rules, sectionRules = policy.sectionRules
+        // Each rule left out in turn, to see whether it ever changes a decision.
+        let without: [CompiledPolicy?] = rules.indices.map { index in
+            var p = policy
+            p.rules.remove(at: index)
+            return try? CompiledPolicy(p)
+        }
+        let withoutSection: [CompiledPolicy?] = sectionRules.indices.map { index in
+            var p = policy
+            p.sectionRules.remove(at: index)
+            return try? CompiledPolicy(p)
+        }
+        var facts = [RuleFacts](repeating: RuleFacts(), count: rules.count)
+        var sectionFacts = [RuleFacts](repeating: RuleFacts(), count: sectionRules.count)
+        var anchors: (rules: (Int, Int), example: Table)? = nil
+        // Row classes that were movable somewhere, and those that could move somewhere.
+        var movableClasses: [String: Counterexample] = [:]
+        var movingClasses = Set<String>()
+
+        TableEnumerator(policy: policy, bound: bound).forEach { table in
+            let bound = full.bind(table)
+            let variants = without.map { $0?.bind(table) }
+            // Selection, anchors and capacity expectations.
+            for index in rules.indices {
+                let held = bound.rowsHeld(byRule: index)
+                if !held.isEmpty || !(bound.rowsSelected(byRule: index)?.isEmpty ?? true)
+                    || !(bound.sectionsCovered(byRule: index)?.isEmpty ?? true) {
+                    facts[index].selectsSomething = true
+                }
+                if case .capacity(_, let max?, _) = rules[index].kind, max >= 1, !(bound.sectionsCovered(byRule: index)?.isEmpty ?? true) {
+                    facts[index].capacityExpectsTraffic = true
+                }
+            }
+            if anchors == nil { anchors = conflictingAnchors(bound).map { ($0, table) } }
+            for index in sectionRules.indices where !bound.sectionsHeld(bySectionRule: index).isEmpty {
+                sectionFacts[index].selectsSomething = true
+            }
+            // Every row move.
+            for (s, section) in table.sections.enumerated() {
+                for i in section.rows.indices {
+                    let from = Position(section: s, row: i)
+                    let movable = bound.canMove(from)
+                    for (index, variant) in variants.enumerated() where !facts[index].changesADecision {
+                        if variant?.canMove(from) != movable { facts[index].changesADecision = true }
+                    }
+                    guard movable else { continue }
+                    var movedSomewhere = false
+                    for (t, target) in table.sections.enumerated() {
+                        let slots = t == s ? target.rows.count : target.rows.count + 1
+                        for j in 0..<slots {
+                            let to = Position(section: t, row: j)
+                            let valid = bound.isValid(from: from, to: to)
+                            if valid && to != from { movedSomewhere = true }
+                            if valid && t != s {
+                                for index in rules.indices where bound.sectionsCovered(byRule: index)?.contains(t) == true {
+                                    facts[index].letsRowsIn = true
+                                }
+                            }
+                            for (index, variant) in variants.enumerated() where !facts[index].changesADecision {
+                                if variant?.isValid(from: from, to: to) != valid { facts[index].changesADecision = true }
+                            }
+                            if !valid {
+                                let broken = Set(bound.brokenRules(from: from, to: to))
+                                for index in broken {
+                                    let others = broken.subtracting([index])
+                                    facts[index].alwaysWith = facts[index].alwaysWith.map { $0.intersection(others) } ?? others
+                                }
+                            } else if to != from {
+                                checkDisplacement(table, bound, from, to, &facts)
+                            }
+                        }
+                    }
+                    for name in rowClasses(table, from) {
+                        if movableClasses[name] == nil {
+                            movableClasses[name] = Counterexample(table: table, move: .row(from: from, to: from), decision: "stuck")
+                        }
+                        if movedSomewhere { movingClasses.insert(name) }
+                    }
+                }
+            }
+            // Every section move.
+            let sectionVariants = withoutSection.map { $0?.bind(table) }
+            for a in table.sections.indices {
+                for (index, variant) in sectionVariants.enumerated() where !sectionFacts[index].changesADecision {
+                    if variant?.canMoveSection(a) != bound.canMoveSection(a) { sectionFacts[index].changesADecision = true }
+                    for b in table.sections.indices where variant?.isValidSectionMove(from: a, to: b) != bound.isValidSectionMove(from: a, to: b) {
+                        sectionFacts[index].changesADecision = true
+                    }
+                }
+            }
+            return true
+        }
+        return report(facts, sectionFacts, anchors, movableClasses.filter { !movingClasses.contains($0.key) })
+    }
+
+    /// Lock rules whose rows an allowed move shifts.
+    private func checkDisplacement(_ table: Table, _ bound: BoundPolicy, _ from: Position, _ to: Position, _ facts: inout [RuleFacts]) {
+        for index in policy.rules.indices where facts[index].displaced == nil {
+            guard case .lock = policy.rules[index].kind else { continue }
+            for (p, _) in bound.rowsHeld(byRule: index) where p != from {
+                // Where the held row ends up: removal first, then insertion.
+                var row = p.row
+                if p.section == from.section && p.row > from.row { row -= 1 }
+                if p.section == to.section && row >= to.row { row += 1 }
+                if row != p.row {
+                    facts[index].displaced = Counterexample(table: table, move: .row(from: from, to: to), decision: "allowed")
+                    break
+                }
+            }
+        }
+    }
+
+    /// Two pin-type rules holding one row with different anchors.
+    private func conflictingAnchors(_ bound: BoundPolicy) -> (Int, Int)? {
+        var anchorsAt: [Position: (rule: Int, anchor: Anchor)] = [:]
+        for index in policy.rules.indices {
+            for (p, anchor) in bound.rowsHeld(byRule: index) {
+                guard let anchor else { continue }
+                if let other = anchorsAt[p], other.anchor != anchor { return (other.rule, index) }
+                anchorsAt[p] = (index, anchor)
+            }
+        }
+        return nil
+    }
+
+    /// The classes a row belongs to, for "rows like this can never move": by the word it
+    /// carries, and by its index (only below the last index the bound allows, so that every
+    /// such row also appears with rows after it).
+    private func rowClasses(_ table: Table, _ p: Position) -> [String] {
+        let row = table.sections[p.section].rows[p.row]
+        var names: [String] = []
+        if p.row < bound.rows - 1 { names.append("the row at index \(p.row)") }
+        if row.id != TableEnumerator.plainID { names.append("rows with id '\(row.id)'") }
+        if let kind = row.kind { names.append("rows of kind '\(kind)'") }
+        for tag in row.tags { names.append("rows tagged '\(tag)'") }
+        if row.id == TableEnumerator.plainID && row.kind == nil && row.tags.isEmpty { names.append("rows the policy does not name") }
+        return names
+    }
+
+    // MARK: - Reporting
+
+    private func report(
+        _ facts: [RuleFacts], _ sectionFacts: [RuleFacts], _ anchors: (rules: (Int, Int), example: Table)?,
+        _ stuck: [String: Counterexample]
+    ) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        let rules = policy.rules
+        func warn(_ code: DiagnosticCode, _ message: String, _ meta: RuleMetadata, help: String?, example: Counterexample? = nil, notes: [String] = []) {
+            out.append(Diagnostic(.warning, code: code, message: message, file: source.path, span: span(meta),
+                                  help: help, notes: notes + (example?.notes ?? [])))
+        }
+        for (index, rule) in rules.enumerated() {
+            let f = facts[index], meta = rule.metadata
+            if case .capacity(_, let max?, let min?) = rule.kind, min > max {
+                warn(.capacityConflict, "capacity '\(meta.id)' has min \(min) above max \(max): no section can satisfy both", meta,
+                     help: "a selected section may never hold more than \(max) rows nor fewer than \(min); lower min or raise max")
+            }
+            if !f.selectsSomething && !selectorIndexesBeyondBound(rule) {
+                warn(.neverSelects, "rule '\(meta.id)' selects nothing on any table", meta,
+                     help: "an empty list or an impossible combination selects nothing; check the selector")
+                continue
+            }
+            if let example = f.displaced {
+                warn(.lockDisplaced, "rows locked by '\(meta.id)' can still be shifted by moves around them", meta,
+                     help: "lock only stops a row from being picked up; use 'pin' to keep it in place", example: example)
+            }
+            if !f.changesADecision && f.selectsSomething {
+                var message = "rule '\(meta.id)' never changes a decision on tables up to \(bound)"
+                var help = "remove it, or fix it so that it does what it should"
+                if let shadow = (f.alwaysWith ?? []).min() {
+                    message += "; '\(rules[shadow].metadata.id)' already forbids every move it forbids"
+                    help = "'\(rules[shadow].metadata.id)' covers it; remove one of them"
+                }
+                warn(.deadRule, message, meta, help: help)
+            }
+            if case .accept = rule.kind, !f.letsRowsIn,
+               let capacity = rules.indices.first(where: { facts[$0].capacityExpectsTraffic && sharesSection(index, $0) }) {
+                warn(.closedSection, "the sections '\(meta.id)' guards accept no row from any other section, yet capacity '\(rules[capacity].metadata.id)' sets a max for them", meta,
+                     help: "if the section should take rows, widen 'from' or 'rows'; if not, drop the capacity")
+            }
+        }
+        for (index, rule) in policy.sectionRules.enumerated() {
+            let f = sectionFacts[index]
+            if !f.selectsSomething && !sectionRuleBeyondBound(rule) {
+                warn(.neverSelects, "section rule '\(rule.metadata.id)' selects no section on any table", rule.metadata,
+                     help: "an empty list or an id no table has selects nothing")
+            } else if !f.changesADecision {
+                warn(.deadRule, "section rule '\(rule.metadata.id)' never changes a decision on tables up to \(bound)", rule.metadata,
+                     help: "another section rule already holds the same sections; remove one of them")
+            }
+        }
+        if let (pair, table) = anchors {
+            let a = rules[pair.0].metadata, b = rules[pair.1].metadata
+            warn(.conflictingAnchors, "'\(a.id)' and '\(b.id)' pin the same row to opposite ends", b,
+                 help: "a row held at both its index and its distance from the end keeps its whole section's size fixed: no row can enter or leave; give both rules the same anchor",
+                 notes: ["counterexample: table: \(TableText.flow(table))"])
+        }
+        // One warning for stuck rows: the most general class first (named rows, then positions).
+        let order = stuck.keys.sorted { a, b in
+            let ra = a.hasPrefix("rows") ? 0 : 1, rb = b.hasPrefix("rows") ? 0 : 1
+            return (ra, a) < (rb, b)
+        }
+        if let name = order.first, let example = stuck[name], case .row(let from, _) = example.move,
+           let bound = try? CompiledPolicy(policy).bind(example.table) {
+            // Locate at the first rule that refuses this row's first other destination.
+            let destinations = example.table.sections.indices.flatMap { t in
+                (0..<(t == from.section ? example.table.sections[t].rows.count : example.table.sections[t].rows.count + 1))
+                    .map { Position(section: t, row: $0) }
+            }
+            if let to = destinations.first(where: { $0 != from }), let blocker = bound.brokenRules(from: from, to: to).first {
+                let meta = rules[blocker].metadata
+                var notes = Counterexample(table: example.table, move: .row(from: from, to: to), decision: "not allowed").notes
+                if order.count > 1 { notes.insert("also stuck: " + order.dropFirst().joined(separator: "; "), at: 0) }
+                out.append(Diagnostic(.warning, code: .stuckRow,
+                                      message: "\(name) can never move anywhere on tables up to \(self.bound), though no lock or pin holds them",
+                                      file: source.path, span: span(meta),
+                                      help: "if that is intended, say so with 'lock' or 'pin'; otherwise loosen '\(meta.id)'",
+                                      notes: notes))
+            }
+        }
+        return Diagnostic.sorted(out)
+    }
+
+    private func sharesSection(_ a: Int, _ b: Int) -> Bool {
+        sectionSelector(of: a) == sectionSelector(of: b) || sectionSelector(of: b) == .all
+    }
+
+    private func sectionSelector(of index: Int) -> SectionSelector? {
+        switch policy.rules[index].kind {
+        case .accept(let s, _, _), .capacity(let s, _, _): s
+        default: nil
+        }
+    }
+
+    /// Whether a rule names an index the analysed tables cannot have (then "selects nothing" is no finding).
+    private func selectorIndexesBeyondBound(_ rule: RowRule) -> Bool {
+        func sections(_ s: SectionSelector?) -> Bool {
+            guard case .some(let refs)? = s else { return false }
+            return refs.contains { if case .index(let i) = $0 { i >= bound.sections || i < -bound.sections } else { false } }
+        }
+        func rows(_ s: RowSelector) -> Bool {
+            if sections(s.section) { return true }
+            if case .indices(let list)? = s.position { return list.contains { $0 >= bound.rows || $0 < -bound.rows } }
+            return false
+        }
+        switch rule.kind {
+        case .lock(let s), .pin(let s, _), .keepInSection(let s): return rows(s)
+        case .reserve(_, _, let s): return sections(s)
+        case .accept(let section, let from, let r): return sections(section) || sections(from) || rows(r)
+        case .capacity(let section, _, _): return sections(section)
+        }
+    }
+
+    private func sectionRuleBeyondBound(_ rule: SectionRule) -> Bool {
+        switch rule.kind {
+        case .lock(.sections(.some(let refs))), .pin(.sections(.some(let refs)), _):
+            return refs.contains { if case .index(let i) = $0 { i >= bound.sections || i < -bound.sections } else { false } }
+        default: return false
+        }
+    }
+
+    /// The rule item's first line, for the code frame.
+    private func span(_ meta: RuleMetadata) -> Span {
+        guard let l = meta.location else { return Span(at: .start) }
+        return ExplainText.ruleSpan(source, l)
+    }
+}
+
+/// Tables and moves written as one-line YAML, ready to paste into a policy test or `explain`.
+enum TableText {
+    static func flow(_ table: Table) -> String {
+        let sections = table.sections.map { section -> String in
+            let rows = section.rows.map { row -> String in
+                let id = quote(row.id == TableEnumerator.plainID ? "row" : row.id)
+                guard row.kind != nil || !row.tags.isEmpty else { return id }
+                var parts = ["id: \(id)"]
+                if let kind = row.kind { parts.append("kind: \(quote(kind))") }
+                if !row.tags.isEmpty { parts.append("tags: [\(row.tags.map(quote).joined(separator: ", "))]") }
+                return "{ \(parts.joined(separator: ", ")) }"
+            }
+            let id = section.id.map { "id: \(quote($0)), " } ?? ""
+            return "{ \(id)rows: [\(rows.joined(separator: ", "))] }"
+        }
+        return "{ sections: [\(sections.joined(separator: ", "))] }"
+    }
+
+    static func flow(_ move: Move) -> String {
+        switch move {
+        case .row(let f, let t): "{ from: [\(f.section), \(f.row)], to: [\(t.section), \(t.row)] }"
+        case .section(let a, let b): "{ section-from: \(a), section-to: \(b) }"
+        }
+    }
+
+    static func quote(_ s: String) -> String {
+        let plain = !s.isEmpty && s.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == " " }
+            && !s.hasPrefix(" ") && !s.hasSuffix(" ") && NodeDecoder.plainInteger(s) == nil && !["all", "true", "false", "null", "yes", "no"].contains(s)
+        return plain ? s : "\"" + s.replacingAll("\\", "\\\\").replacingAll("\"", "\\\"") + "\""
+    }
+}

@@ -1,0 +1,94 @@
+import Testing
+import ReorderPolicy
+
+/// A policy for the analysis and whether it must trigger `code`.
+struct AnalysisCase: CustomTestStringConvertible, Sendable {
+    let code: DiagnosticCode
+    let fires: Bool
+    let source: MarkedSource
+    var needsCounterexample = false
+    var testDescription: String { "\(code) \(fires ? "fires" : "stays quiet")" }
+
+    init(_ code: DiagnosticCode, fires: Bool, counterexample: Bool = false, _ rules: String) {
+        self.code = code
+        self.fires = fires
+        self.needsCounterexample = counterexample
+        self.source = MarkedSource("reorder-policy: 1\nname: t\nrules:\n" + rules)
+    }
+}
+
+@Suite struct AnalysisTests {
+    static let cases: [AnalysisCase] = [
+        AnalysisCase(.lockDisplaced, fires: true, counterexample: true, "  - »lock: { first: 1 }\n"),
+        AnalysisCase(.lockDisplaced, fires: false, "  - pin: { first: 1 }\n"),
+        AnalysisCase(.deadRule, fires: true, "  - keep-in-section: all\n    id: own\n  - »keep-in-section: { kind: item }\n"),
+        AnalysisCase(.deadRule, fires: false, "  - keep-in-section: { kind: item }\n  - pin: { first: 1 }\n"),
+        AnalysisCase(.neverSelects, fires: true, "  - »pin: { tag: [] }\n"),
+        AnalysisCase(.neverSelects, fires: false, "  - pin: { section: 9 }\n"),
+        AnalysisCase(.closedSection, fires: true, "  - »accept: { section: Done, from: [] }\n  - capacity: { section: Done, max: 5 }\n"),
+        AnalysisCase(.closedSection, fires: false, "  - accept: { section: Done, from: [] }\n"),
+        AnalysisCase(.capacityConflict, fires: true, "  - »capacity: { section: all, min: 3, max: 2 }\n"),
+        AnalysisCase(.capacityConflict, fires: false, "  - capacity: { section: all, min: 1, max: 2 }\n"),
+        AnalysisCase(.conflictingAnchors, fires: true, counterexample: true, "  - pin: { last: 1, anchor: start }\n  - »reserve: { last: 1 }\n"),
+        AnalysisCase(.conflictingAnchors, fires: false, "  - pin: { last: 1 }\n  - reserve: { last: 1 }\n"),
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - »pin: { index: [0, 2] }\n  - keep-in-section: all\n"),
+        AnalysisCase(.stuckRow, fires: false, "  - pin: { index: [0, 2] }\n"),
+    ]
+
+    @Test(arguments: cases)
+    func analysisWarning(_ c: AnalysisCase) throws {
+        let document = PolicyLoader.load(text: c.source.text, path: "a.yaml")
+        #expect(document.diagnostics.isEmpty, "\(document.diagnostics)")
+        let findings = PolicyAnalyzer.analyze(document)
+        let hit = findings.first { $0.code == c.code }
+        if c.fires {
+            let d = try #require(hit, "\(findings.map { "\($0.code): \($0.message)" })")
+            #expect(d.severity == .warning)
+            #expect(d.span.start.line == c.source.line)
+            #expect(d.span.start.column == c.source.column)
+            #expect(d.help != nil)
+            if c.needsCounterexample {
+                let note = try #require(d.notes.first { $0.hasPrefix("counterexample: table: ") })
+                // The counterexample is a table the loader reads back.
+                let yaml = String(note.dropFirst("counterexample: table: ".count))
+                let (table, problems) = TableLoader.load(text: yaml)
+                #expect(problems.isEmpty && table != nil, "\(yaml)")
+            }
+        } else {
+            #expect(hit == nil, "\(hit?.message ?? "")")
+        }
+    }
+
+    @Test func theCounterexampleOfALockedHeaderIsADropAboveIt() throws {
+        let document = PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n  - lock: { first: 1 }\n", path: "a.yaml")
+        let d = try #require(PolicyAnalyzer.analyze(document).first)
+        #expect(d.notes == ["counterexample: table: { sections: [{ rows: [row, row] }] }",
+                            "  move: { from: [0, 1], to: [0, 0] }, decided allowed"])
+        // Replaying the counterexample shows the locked row shifting.
+        let bound = try #require(document.compiled()).bind(Table(sections: [Section(rowIDs: ["row", "row"])]))
+        #expect(try bound.decide(.row(from: Position(section: 0, row: 1), to: Position(section: 0, row: 0))).kind == .allowed)
+    }
+
+    @Test func bundledPoliciesLintCleanWithAnalysis() {
+        let report = Linter.lint([ProcessInfoPath.policies], strict: true, analysis: { PolicyAnalyzer.analyze($0) })
+        #expect(report.documents.count >= 3)
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map { "\($0.file):\($0.span.start.line) \($0.code) \($0.message)" })")
+    }
+
+    @Test func largerBoundsFindMore() throws {
+        // With four rows, every unpinned row sits next to a pin; with five, two can swap.
+        let text = "reorder-policy: 1\nname: t\nrules:\n  - pin: { index: [0, 2] }\n  - keep-in-section: all\n"
+        let document = PolicyLoader.load(text: text, path: "a.yaml")
+        #expect(PolicyAnalyzer.analyze(document, bound: AnalysisBound(sections: 1, rows: 4)).contains { $0.code == .stuckRow })
+        #expect(PolicyAnalyzer.analyze(document, bound: AnalysisBound(sections: 1, rows: 5)).contains { $0.code == .stuckRow && $0.message.hasPrefix("rows the policy") } == false)
+    }
+}
+
+enum ProcessInfoPath {
+    /// The bundled policies folder, found from this file's location.
+    static let policies: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/") + "/policies"
+    }()
+}
