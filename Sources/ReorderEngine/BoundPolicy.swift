@@ -69,7 +69,7 @@ public struct BoundPolicy: Sendable {
         self.table = table
         let policy = compiled.policy
         let sectionCount = table.sections.count
-        let counts = table.sections.map(\.rows.count)
+        let counts = table.sections.map { $0.rows.count }
         self.counts = counts
         var slots = [Int](), bases = [Int]()
         slots.reserveCapacity(sectionCount)
@@ -84,47 +84,57 @@ public struct BoundPolicy: Sendable {
         slotsBefore = slots
         rowBase = bases
 
-        // Holds.
-        var holdStart: [SectionRanges] = [], holdEnd: [SectionRanges] = []
-        var immovableParts = [[(Int, Int)]](repeating: [], count: sectionCount)
-        var startParts = [[(Int, Int)]](repeating: [], count: sectionCount)
-        var endParts = [[(Int, Int)]](repeating: [], count: sectionCount)
-        for hold in compiled.holds {
-            let sections = hold.selector.section?.resolve(table)
-            var starts = SectionRanges(), ends = SectionRanges()
-            for u in 0..<sectionCount {
-                guard sections?[u].selected ?? true else {
-                    starts.appendSection([])
-                    ends.appendSection([])
-                    continue
-                }
-                let (s, e) = Self.heldRows(hold, table.sections[u].rows)
-                starts.appendSection(s)
-                ends.appendSection(e)
-                immovableParts[u] += s
-                immovableParts[u] += e
-                if hold.pins {
-                    startParts[u] += s
-                    endParts[u] += e
-                }
-            }
-            holdStart.append(starts)
-            holdEnd.append(ends)
+        // Holds: sections outer, rules inner, with scratch buffers reused across sections so
+        // binding allocates per rule, not per section.
+        let holds = compiled.holds
+        let holdPlans = holds.map(HoldPlan.init)
+        let holdSections: [[Bool]] = holds.map { hold in
+            hold.selector.section?.resolve(table).map { $0.selected } ?? Array(repeating: true, count: sectionCount)
         }
-        self.holdStart = holdStart
-        self.holdEnd = holdEnd
+        var holdStart = [SectionRanges](repeating: SectionRanges(), count: holds.count)
+        var holdEnd = holdStart
         var immovable = SectionRanges(), pinnedAny = SectionRanges()
         var inLo = [Int](), inHi = [Int](), lastStart = [Int](), firstEnd = [Int]()
+        inLo.reserveCapacity(sectionCount)
+        inHi.reserveCapacity(sectionCount)
+        lastStart.reserveCapacity(sectionCount)
+        firstEnd.reserveCapacity(sectionCount)
+        var startBuffer: [(Int, Int)] = [], endBuffer: [(Int, Int)] = []
+        var immovableBuffer: [(Int, Int)] = [], pinnedBuffer: [(Int, Int)] = []
         for u in 0..<sectionCount {
-            immovable.appendSection(immovableParts[u])
-            pinnedAny.appendSection(startParts[u] + endParts[u])
-            let ls = startParts[u].map(\.1).max() ?? -1
-            let fe = endParts[u].map(\.0).min() ?? Int.max
+            immovableBuffer.removeAll(keepingCapacity: true)
+            pinnedBuffer.removeAll(keepingCapacity: true)
+            var ls = -1, fe = Int.max
+            let n = counts[u]
+            for h in holdPlans.indices {
+                startBuffer.removeAll(keepingCapacity: true)
+                endBuffer.removeAll(keepingCapacity: true)
+                if holdSections[h][u] {
+                    // Positional rules need no look at the rows; the rest go row by row.
+                    if !holdPlans[h].positional(n, start: &startBuffer, end: &endBuffer) {
+                        Self.heldRows(holds[h], table.sections[u].rows, start: &startBuffer, end: &endBuffer)
+                    }
+                }
+                holdStart[h].appendSection(startBuffer)
+                holdEnd[h].appendSection(endBuffer)
+                immovableBuffer += startBuffer
+                immovableBuffer += endBuffer
+                if holdPlans[h].pins {
+                    pinnedBuffer += startBuffer
+                    pinnedBuffer += endBuffer
+                    for r in startBuffer { ls = max(ls, r.1) }
+                    for r in endBuffer { fe = min(fe, r.0) }
+                }
+            }
+            immovable.appendSection(immovableBuffer)
+            pinnedAny.appendSection(pinnedBuffer)
             lastStart.append(ls)
             firstEnd.append(fe)
             inLo.append(ls + 1)
             inHi.append(min(fe, counts[u]))
         }
+        self.holdStart = holdStart
+        self.holdEnd = holdEnd
         self.immovable = immovable
         self.pinnedAny = pinnedAny
         self.inLo = inLo
@@ -138,7 +148,7 @@ public struct BoundPolicy: Sendable {
         var capacityCovers = [[Bool]?](repeating: nil, count: policy.rules.count)
         for (index, rule) in policy.rules.enumerated() {
             guard case .capacity(let selector, let max, let min) = rule.kind else { continue }
-            let covers = selector.resolve(table).map(\.selected)
+            let covers = selector.resolve(table).map { $0.selected }
             capacityCovers[index] = covers
             for u in 0..<sectionCount where covers[u] {
                 if let max, counts[u] + 1 > max { room[u] = false }
@@ -158,7 +168,7 @@ public struct BoundPolicy: Sendable {
             .map { $0.position == .any && !$0.filtersAttributes }
         var inSection: [Bool] = [], attributes: [[Bool]] = [], plans: [QueryPlan] = []
         for selector in compiled.querySelectors {
-            inSection += selector.section?.resolve(table).map(\.selected) ?? Array(repeating: true, count: sectionCount)
+            inSection += selector.section?.resolve(table).map { $0.selected } ?? Array(repeating: true, count: sectionCount)
             plans.append(QueryPlan(selector))
             if selector.filtersAttributes {
                 var flags = [Bool]()
@@ -175,11 +185,14 @@ public struct BoundPolicy: Sendable {
         queryAttributes = attributes
         var summaries: [SectionSummary] = []
         summaries.reserveCapacity(sectionCount)
+        let keepQueryList = compiled.keepQueries
         for u in 0..<sectionCount {
             var keepsAll = false
-            for (n, q) in compiled.keepQueries.enumerated() where keepEverywhere[n] && inSection[q * sectionCount + u] { keepsAll = true }
-            summaries.append(SectionSummary(count: counts[u], pinned: pinnedAny, immovable: immovable, section: u,
-                                            keepsAll: keepsAll, canGive: give[u]))
+            for (n, q) in keepQueryList.enumerated() where keepEverywhere[n] && inSection[q * sectionCount + u] { keepsAll = true }
+            let p = pinnedAny.edges(u, counts[u]), m = immovable.edges(u, counts[u])
+            summaries.append(SectionSummary(
+                count: counts[u], pinnedSimple: p.simple, pinnedTop: p.top, pinnedBottom: p.bottom,
+                immovableSimple: m.simple, immovableTop: m.top, immovableBottom: m.bottom, keepsAll: keepsAll, canGive: give[u]))
         }
         self.summaries = summaries
         queryPlans = plans
@@ -192,9 +205,9 @@ public struct BoundPolicy: Sendable {
         var mask = [UInt64](repeating: 0, count: sectionCount)
         for (a, accept) in compiled.accepts.enumerated() {
             guard case .accept(let section, let fromSelector, _) = policy.rules[accept.ruleIndex].kind else { continue }
-            let c = section.resolve(table).map(\.selected)
+            let c = section.resolve(table).map { $0.selected }
             covers.append(c)
-            from += fromSelector.resolve(table).map(\.selected)
+            from += fromSelector.resolve(table).map { $0.selected }
             if a < 64 {
                 for u in 0..<sectionCount where c[u] { mask[u] |= 1 << UInt64(a) }
             }
@@ -226,7 +239,7 @@ public struct BoundPolicy: Sendable {
             var chosen = [Bool](repeating: false, count: sectionCount)
             switch target {
             case .sections(let selector):
-                chosen = selector.resolve(table).map(\.selected)
+                chosen = selector.resolve(table).map { $0.selected }
             case .first(let n):
                 for u in 0..<min(n, sectionCount) { chosen[u] = true }
             case .last(let n):
@@ -243,11 +256,12 @@ public struct BoundPolicy: Sendable {
         pinnedSections = (0..<sectionCount).filter { pinned[$0] }
     }
 
-    /// The rows of one section a hold rule selects, split by anchor (locks put all in `start`).
-    private static func heldRows(_ hold: HoldRule, _ rows: [Row]) -> (start: [(Int, Int)], end: [(Int, Int)]) {
+    /// The rows of one section a hold rule selects, split by anchor (locks put all in `start`),
+    /// appended to `start` and `end` in ascending order.
+    private static func heldRows(_ hold: HoldRule, _ rows: [Row], start: inout [(Int, Int)], end: inout [(Int, Int)]) {
         let n = rows.count
         let selector = hold.selector
-        guard n > 0 else { return ([], []) }
+        guard n > 0 else { return }
         func anchorEnd(_ fromEnd: Bool) -> Bool {
             guard hold.pins else { return false }
             return (hold.anchor ?? (fromEnd ? .end : .start)) == .end
@@ -255,19 +269,19 @@ public struct BoundPolicy: Sendable {
         if !selector.filtersAttributes {
             switch selector.position {
             case nil:
-                return anchorEnd(false) ? ([], [(0, n - 1)]) : ([(0, n - 1)], [])
+                if anchorEnd(false) { end.append((0, n - 1)) } else { start.append((0, n - 1)) }
+                return
             case .first(let count):
-                let r = (0, min(count, n) - 1)
-                return anchorEnd(false) ? ([], [r]) : ([r], [])
+                if anchorEnd(false) { end.append((0, min(count, n) - 1)) } else { start.append((0, min(count, n) - 1)) }
+                return
             case .last(let count):
-                let r = (max(0, n - count), n - 1)
-                return anchorEnd(true) ? ([], [r]) : ([r], [])
+                if anchorEnd(true) { end.append((max(0, n - count), n - 1)) } else { start.append((max(0, n - count), n - 1)) }
+                return
             case .indices:
                 break
             }
         }
         // Row by row: index lists (small) or attribute filters (every candidate row is looked at).
-        var start: [(Int, Int)] = [], end: [(Int, Int)] = []
         func add(_ k: Int, _ fromEnd: Bool) {
             if anchorEnd(fromEnd) {
                 if let last = end.last, last.1 == k - 1 { end[end.count - 1].1 = k } else { end.append((k, k)) }
@@ -275,19 +289,17 @@ public struct BoundPolicy: Sendable {
                 if let last = start.last, last.1 == k - 1 { start[start.count - 1].1 = k } else { start.append((k, k)) }
             }
         }
-        let candidates: [Int]
-        switch selector.position {
-        case .indices(let list):
-            candidates = Set(list.map { $0 < 0 ? n + $0 : $0 }.filter { $0 >= 0 && $0 < n }).sorted()
-        case .first(let count): candidates = Array(0..<min(count, n))
-        case .last(let count): candidates = Array(max(0, n - count)..<n)
-        case nil: candidates = Array(0..<n)
-        }
-        for k in candidates {
+        func consider(_ k: Int) {
             let (matches, fromEnd) = selector.matchesPosition(k, of: n)
             if matches && selector.matchesAttributes(rows[k]) { add(k, fromEnd) }
         }
-        return (start, end)
+        switch selector.position {
+        case .indices(let list):
+            for k in Set(list.map { $0 < 0 ? n + $0 : $0 }.filter { $0 >= 0 && $0 < n }).sorted() { consider(k) }
+        case .first(let count): for k in 0..<min(count, n) { consider(k) }
+        case .last(let count): for k in max(0, n - count)..<n { consider(k) }
+        case nil: for k in 0..<n { consider(k) }
+        }
     }
 
     /// Whether query selector `q` selects the row at `s.i`.
@@ -328,26 +340,45 @@ struct SectionSummary: Sendable {
     /// A row may leave without breaking `capacity.min`.
     let canGive: Bool
 
-    init(count n: Int, pinned: SectionRanges, immovable: SectionRanges, section u: Int, keepsAll: Bool, canGive: Bool) {
-        count = n
-        (pinnedSimple, pinnedTop, pinnedBottom) = Self.edges(pinned.ranges(u), n)
-        (immovableSimple, immovableTop, immovableBottom) = Self.edges(immovable.ranges(u), n)
-        self.keepsAll = keepsAll
-        self.canGive = canGive
+}
+
+/// A hold rule's positional part as plain values, so binding copies nothing per section.
+struct HoldPlan: Sendable {
+    enum Position: UInt8, Sendable { case all, first, last, other }
+    let position: Position
+    let count: Int
+    let pins: Bool
+    /// The explicit anchor, or nil for the default.
+    let anchor: Anchor?
+
+    init(_ hold: HoldRule) {
+        pins = hold.pins
+        anchor = hold.anchor
+        if hold.selector.filtersAttributes {
+            (position, count) = (.other, 0)
+            return
+        }
+        switch hold.selector.position {
+        case nil: (position, count) = (.all, 0)
+        case .first(let n)?: (position, count) = (.first, n)
+        case .last(let n)?: (position, count) = (.last, n)
+        case .indices?: (position, count) = (.other, 0)
+        }
     }
 
-    private static func edges(_ ranges: [(Int, Int)], _ n: Int) -> (Bool, Int, Int) {
-        var top = -1, bottom = n
-        var rest = ranges[...]
-        if let first = rest.first, first.0 == 0 {
-            top = first.1
-            rest = rest.dropFirst()
+    /// Appends the held range of a section of `n` rows; false when the rule needs a look at each row.
+    @inline(__always)
+    func positional(_ n: Int, start: inout [(Int, Int)], end: inout [(Int, Int)]) -> Bool {
+        guard n > 0 else { return position != .other }
+        let range: (Int, Int), fromEnd: Bool
+        switch position {
+        case .other: return false
+        case .all: (range, fromEnd) = ((0, n - 1), false)
+        case .first: (range, fromEnd) = ((0, Swift.min(count, n) - 1), false)
+        case .last: (range, fromEnd) = ((Swift.max(0, n - count), n - 1), true)
         }
-        if let last = rest.last, last.1 == n - 1 {
-            bottom = last.0
-            rest = rest.dropLast()
-        }
-        return (rest.isEmpty, top, max(bottom, top + 1))
+        if pins && (anchor ?? (fromEnd ? .end : .start)) == .end { end.append(range) } else { start.append(range) }
+        return true
     }
 }
 

@@ -10,7 +10,20 @@ struct SectionRanges: Sendable {
 
     /// Appends the next section's ranges; `ranges` need not be sorted or disjoint.
     mutating func appendSection(_ ranges: [(Int, Int)]) {
-        if ranges.count <= 1 {
+        // Already sorted and apart (the usual case): copy as is.
+        var ordered = true
+        for k in ranges.indices {
+            if ranges[k].0 > ranges[k].1 || (k > 0 && ranges[k].0 <= ranges[k - 1].1 + 1) {
+                ordered = false
+                break
+            }
+        }
+        if ordered {
+            for r in ranges {
+                lows.append(r.0)
+                highs.append(r.1)
+            }
+        } else if ranges.count <= 1 {
             if let r = ranges.first, r.0 <= r.1 {
                 lows.append(r.0)
                 highs.append(r.1)
@@ -35,6 +48,22 @@ struct SectionRanges: Sendable {
             }
         }
         offsets.append(lows.count)
+    }
+
+    /// Whether section `u`'s members are only a run from the top and a run to the bottom
+    /// (`0...top` and `bottom..<n`; -1 and n when absent).
+    func edges(_ u: Int, _ n: Int) -> (simple: Bool, top: Int, bottom: Int) {
+        var first = offsets[u], last = offsets[u + 1]
+        var top = -1, bottom = n
+        if first < last, lows[first] == 0 {
+            top = highs[first]
+            first += 1
+        }
+        if first < last, highs[last - 1] == n - 1 {
+            bottom = lows[last - 1]
+            last -= 1
+        }
+        return (first == last, top, Swift.max(bottom, top + 1))
     }
 
     /// The ranges of section `u`.
