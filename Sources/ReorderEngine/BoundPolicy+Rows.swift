@@ -29,7 +29,7 @@ extension BoundPolicy {
         let s = from.section
         if UInt(bitPattern: s) < UInt(bitPattern: sectionCount) {
             let summary = summaries[s]
-            if summary.keepsAll && summary.pinnedSimple && summary.immovableSimple {
+            if summary.fast {
                 let i = from.row, t = proposed.section, j = proposed.row
                 guard i > summary.immovableTop && i < summary.immovableBottom,
                       UInt(bitPattern: t) < UInt(bitPattern: sectionCount), j >= 0 else { return from }

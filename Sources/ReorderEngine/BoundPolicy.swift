@@ -326,6 +326,9 @@ public struct BoundPolicy: Sendable {
 /// run at the bottom (headers, footers, add-rows: the usual case), the nearest pinned rows
 /// around any movable row are those runs' edges, and no binary search is needed.
 struct SectionSummary: Sendable {
+    /// Rows are kept in this section and held rows sit only at its top and bottom: the
+    /// fast path of ``BoundPolicy/target(from:proposed:)`` needs nothing else.
+    var fast: Bool { keepsAll && pinnedSimple && immovableSimple }
     let count: Int
     /// True when pinned rows form at most a top run `0...pinnedTop` and a bottom run `pinnedBottom..<count`.
     let pinnedSimple: Bool

@@ -51,7 +51,8 @@ public enum BatchPipeline {
     /// write whenever the buffer grows past 4 MiB. Returns the problems that make the file
     /// unusable (see ``MovesFile/stream(_:_:)``); results decided before such a problem stay in `runner`.
     public static func run(
-        _ source: SourceFile, runner: inout CheckRunner, flush: @escaping @Sendable (JSONWriter) -> Void
+        _ source: SourceFile, runner: inout CheckRunner, flush: @escaping @Sendable (JSONWriter) -> Void,
+        flushLog: (@Sendable (JSONWriter) -> Void)? = nil
     ) -> [Diagnostic] {
         let channel = Channel()
         let box = RunnerBox(runner)
@@ -62,6 +63,10 @@ public enum BatchPipeline {
                 if box.runner.output.count > 1 << 22 {
                     flush(box.runner.output)
                     box.runner.output.reset()
+                }
+                if let flushLog, let log = box.runner.log, log.count > 1 << 22 {
+                    flushLog(log)
+                    box.runner.log?.reset()
                 }
             }
             done.signal()

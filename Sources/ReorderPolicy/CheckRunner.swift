@@ -16,6 +16,10 @@ public struct CheckRunner {
     public private(set) var summary = DecisionJSON.Summary()
     private var count = 0
     private var prefixes = DecisionJSON.PrefixCache()
+    /// When set, every decision is also written here as a ``DecisionEvent`` line.
+    public var log: JSONWriter?
+    /// The policy's hash for log events (see ``DecisionEvent/hash(_:)``).
+    public var policyHash = ""
     private var moveWidth = 0
 
     /// Creates a runner and writes the output's opening.
@@ -31,6 +35,7 @@ public struct CheckRunner {
         do {
             let decision = try bound.decide(move)
             summary.add(decision.kind)
+            if log != nil { logLine(DecisionEvent(policy: bound.compiled.policy.name, policyHash: policyHash, decision: decision)) }
             switch format {
             case .json:
                 DecisionJSON.separator(count, into: &output)
@@ -39,6 +44,9 @@ public struct CheckRunner {
                 text(DecisionText.lines(decision, style: style, moveWidth: 12))
             }
         } catch {
+            if log != nil {
+                logLine(DecisionEvent(policy: bound.compiled.policy.name, policyHash: policyHash, invalid: move, error: error.message))
+            }
             invalid(given: given ?? { DecisionJSON.move(move, into: &$0) }, label: DecisionText.move(move), error: error.message)
             return
         }
@@ -67,6 +75,11 @@ public struct CheckRunner {
             DecisionJSON.node(node, into: &echo)
             invalid(given: { $0.append(echo) }, label: echo.text, error: error)
         }
+    }
+
+    private mutating func logLine(_ event: DecisionEvent) {
+        log?.bytes(event.jsonLine)
+        log?.raw("\n")
     }
 
     private mutating func text(_ lines: [String]) {

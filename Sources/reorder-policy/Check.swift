@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ReorderPolicy
 
 struct Check: ParsableCommand {
@@ -15,6 +16,9 @@ struct Check: ParsableCommand {
     @Option(help: "Output format: text or json.")
     var format: CheckRunner.Format = .text
 
+    @Option(help: "Append a JSON line per decision (policy, hash, move, decision, target, rules, time) to this file.")
+    var log: String?
+
     func validate() throws {
         let single = try options.singleMove()
         if single == nil && moves == nil {
@@ -28,6 +32,24 @@ struct Check: ParsableCommand {
     func run() throws {
         let inputs = try Inputs(policyPath: options.policy, tablePath: options.table)
         var runner = CheckRunner(bound: inputs.bound, format: format, style: .forStandardOutput())
+        var logFile: FileHandle? = nil
+        if let log {
+            if !FileManager.default.fileExists(atPath: log) { _ = FileManager.default.createFile(atPath: log, contents: nil) }
+            guard let handle = FileHandle(forWritingAtPath: log) else {
+                FileOutput.standardError("error: cannot open the log file '\(log)' for writing\n")
+                throw ExitCode(2)
+            }
+            _ = try? handle.seekToEnd()
+            logFile = handle
+            runner.log = JSONWriter()
+            runner.policyHash = DecisionEvent.hash(inputs.document.source.bytes)
+        }
+        defer {
+            if let logFile, let events = runner.log {
+                events.withBytes { logFile.write(Data($0)) }
+                try? logFile.close()
+            }
+        }
         if let move = try options.singleMove() {
             runner.decide(move)
         } else if let moves {
@@ -38,9 +60,12 @@ struct Check: ParsableCommand {
                 FileOutput.standardError(DiagnosticRenderer.text(error.diagnostic, source: nil, style: .forStandardError()) + "\n")
                 throw ExitCode(2)
             }
-            let problems = BatchPipeline.run(source, runner: &runner) { output in
+            let sink = logFile
+            let problems = BatchPipeline.run(source, runner: &runner, flush: { output in
                 output.withBytes { FileOutput.standardOutput($0) }
-            }
+            }, flushLog: { events in
+                events.withBytes { sink?.write(Data($0)) }
+            })
             if !problems.isEmpty {
                 for d in problems {
                     FileOutput.standardError(DiagnosticRenderer.text(d, source: source, style: .forStandardError()) + "\n\n")

@@ -190,3 +190,21 @@ import Testing
         #expect(output.contains("broken errors:") && !output.contains("broken errors: 0"), "\(output)")
     }
 }
+
+@Suite struct DecisionLogTests {
+    @Test func checkAppendsOneJSONLinePerDecision() throws {
+        let log = try CLI.scratch("decisions.jsonl", "")
+        try FileManager.default.removeItem(atPath: log)
+        let args = ["check", "--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml", "--log", log]
+        #expect(try CLI.run(args + ["--moves", "policies/moves/sprint-moves.yaml"]).status == 2)
+        #expect(try CLI.run(args + ["--from", "1.2", "--to", "2.0"]).status == 0)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 7)
+        let last = try JSONSerialization.jsonObject(with: Data(lines[6].utf8)) as! [String: Any]
+        #expect(last["decision"] as? String == "allowed")
+        #expect((last["policy-hash"] as? String)?.hasPrefix("fnv1a64:") == true)
+        let invalid = try JSONSerialization.jsonObject(with: Data(lines[5].utf8)) as! [String: Any]
+        #expect(invalid["decision"] as? String == "invalid")
+        #expect(invalid["error"] != nil)
+    }
+}
