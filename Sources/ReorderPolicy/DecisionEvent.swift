@@ -114,11 +114,10 @@ public struct DecisionEvent: Codable, Sendable, Hashable {
         w.string(policyHash)
         w.raw(", \"move\": {")
         if let from, let to {
-            w.raw("\"from\": [")
-            w.int(from[0]); w.raw(", "); w.int(from[1])
-            w.raw("], \"to\": [")
-            w.int(to[0]); w.raw(", "); w.int(to[1])
-            w.raw("]")
+            w.raw("\"from\": ")
+            w.pair(from[0], from[1])
+            w.raw(", \"to\": ")
+            w.pair(to[0], to[1])
         } else if let a = move.sectionFrom, let b = move.sectionTo {
             w.raw("\"section-from\": ")
             w.int(a)

@@ -25,15 +25,11 @@ public enum DecisionJSON {
     public static func move(_ move: Move, into w: inout JSONWriter) {
         switch move {
         case .row(let from, let to):
-            w.raw("{\"from\": [")
-            w.int(from.section)
-            w.raw(", ")
-            w.int(from.row)
-            w.raw("], \"to\": [")
-            w.int(to.section)
-            w.raw(", ")
-            w.int(to.row)
-            w.raw("]}")
+            w.raw("{\"from\": ")
+            w.pair(from.section, from.row)
+            w.raw(", \"to\": ")
+            w.pair(to.section, to.row)
+            w.raw("}")
         case .section(let from, let to):
             w.raw("{\"section-from\": ")
             w.int(from)
@@ -45,12 +41,7 @@ public enum DecisionJSON {
 
     public static func destination(_ d: Destination, into w: inout JSONWriter) {
         switch d {
-        case .row(let p):
-            w.raw("[")
-            w.int(p.section)
-            w.raw(", ")
-            w.int(p.row)
-            w.raw("]")
+        case .row(let p): w.pair(p.section, p.row)
         case .section(let i): w.int(i)
         }
     }
@@ -215,18 +206,9 @@ public enum DecisionJSON {
 
     /// The document's close with the summary.
     public static func close(_ s: Summary, empty: Bool, into w: inout JSONWriter) {
-        w.raw(empty ? "],\n" : "\n  ],\n")
-        w.raw("  \"summary\": {\"allowed\": ")
-        w.int(s.allowed)
-        w.raw(", \"retargeted\": ")
-        w.int(s.retargeted)
-        w.raw(", \"rejected\": ")
-        w.int(s.rejected)
-        w.raw(", \"denied\": ")
-        w.int(s.denied)
-        w.raw(", \"invalid\": ")
-        w.int(s.invalid)
-        w.raw("}\n}\n")
+        w.closeList(empty: empty, summary: [
+            "allowed": s.allowed, "retargeted": s.retargeted, "rejected": s.rejected, "denied": s.denied, "invalid": s.invalid,
+        ])
     }
 
     /// The explain fields: `valid` and `trace`, appended to a result before its closing brace.
@@ -235,11 +217,7 @@ public enum DecisionJSON {
         if case .section = e.decision.move {
             for (n, r) in e.validSections.enumerated() {
                 if n > 0 { w.raw(", ") }
-                w.raw("[")
-                w.int(r.lowerBound)
-                w.raw(", ")
-                w.int(r.upperBound)
-                w.raw("]")
+                w.pair(r.lowerBound, r.upperBound)
             }
         } else {
             for (n, v) in e.validRows.enumerated() {
@@ -249,11 +227,7 @@ public enum DecisionJSON {
                 w.raw(", \"rows\": [")
                 for (m, r) in v.rows.enumerated() {
                     if m > 0 { w.raw(", ") }
-                    w.raw("[")
-                    w.int(r.lowerBound)
-                    w.raw(", ")
-                    w.int(r.upperBound)
-                    w.raw("]")
+                    w.pair(r.lowerBound, r.upperBound)
                 }
                 w.raw("]}")
             }

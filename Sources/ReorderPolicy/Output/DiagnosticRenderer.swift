@@ -35,14 +35,9 @@ public enum DiagnosticRenderer {
             w.raw(n == 0 ? "\n    " : ",\n    ")
             diagnosticJSON(d, into: &w)
         }
-        w.raw(report.diagnostics.isEmpty ? "],\n" : "\n  ],\n")
-        w.raw("  \"summary\": { \"files\": ")
-        w.int(report.documents.count)
-        w.raw(", \"errors\": ")
-        w.int(report.errors)
-        w.raw(", \"warnings\": ")
-        w.int(report.warnings)
-        w.raw(" }\n}\n")
+        w.closeList(empty: report.diagnostics.isEmpty, summary: [
+            "files": report.documents.count, "errors": report.errors, "warnings": report.warnings,
+        ])
         return w.text
     }
 

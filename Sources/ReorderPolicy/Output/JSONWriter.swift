@@ -163,6 +163,29 @@ public struct JSONWriter {
         raw("\": ")
     }
 
+    /// Appends `[a, b]`: a position, or an inclusive range.
+    public mutating func pair(_ a: Int, _ b: Int) {
+        storage.append(UInt8(ascii: "["))
+        int(a)
+        raw(", ")
+        int(b)
+        storage.append(UInt8(ascii: "]"))
+    }
+
+    /// Closes a document's top-level list and writes its `"summary"` object, then the final brace.
+    public mutating func closeList(empty: Bool, summary counts: KeyValuePairs<StaticString, Int>) {
+        raw(empty ? "],\n" : "\n  ],\n")
+        raw("  \"summary\": {")
+        for (n, (name, value)) in counts.enumerated() {
+            if n > 0 { raw(", ") }
+            storage.append(UInt8(ascii: "\""))
+            raw(name)
+            raw("\": ")
+            int(value)
+        }
+        raw("}\n}\n")
+    }
+
     /// Drops the contents (after writing them out).
     public mutating func reset() { storage.count = 0 }
 }

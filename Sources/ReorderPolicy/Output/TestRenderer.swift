@@ -110,16 +110,9 @@ public enum TestRenderer {
             }
             w.raw(file.outcomes.isEmpty ? "]}" : "\n    ]}")
         }
-        w.raw(report.files.isEmpty ? "],\n" : "\n  ],\n")
-        w.raw("  \"summary\": {\"files\": ")
-        w.int(report.files.count)
-        w.raw(", \"tests\": ")
-        w.int(report.total)
-        w.raw(", \"passed\": ")
-        w.int(report.passed)
-        w.raw(", \"failed\": ")
-        w.int(report.failed)
-        w.raw("}\n}\n")
+        w.closeList(empty: report.files.isEmpty, summary: [
+            "files": report.files.count, "tests": report.total, "passed": report.passed, "failed": report.failed,
+        ])
         return w.text
     }
 
