@@ -70,10 +70,68 @@ public struct CheckRunner {
     public mutating func decide(_ item: MoveItem) {
         switch item {
         case .move(let move): decide(move)
+        case .offsets(let offsets, let toOffset, let section):
+            decide(offsets: offsets, toOffset: toOffset, section: section)
         case .invalid(let node, let error):
             var echo = JSONWriter(capacity: 64)
             DecisionJSON.node(node, into: &echo)
             invalid(given: { $0.append(echo) }, label: echo.text, error: error)
+        }
+    }
+
+    /// Decides a SwiftUI-style offset move (rows moved together within `section`).
+    public mutating func decide(offsets: [Int], toOffset: Int, section: Int) {
+        let echo: (inout JSONWriter) -> Void = { w in
+            w.raw("{\"from-offsets\": [")
+            for (n, o) in offsets.enumerated() {
+                if n > 0 { w.raw(", ") }
+                w.int(o)
+            }
+            w.raw("], \"to-offset\": ")
+            w.int(toOffset)
+            w.raw(", \"section\": ")
+            w.int(section)
+            w.raw("}")
+        }
+        let label = "\(offsets) → offset \(toOffset) in section \(section)"
+        guard Set(offsets).count == offsets.count, section >= 0, section < bound.table.sections.count,
+              toOffset >= 0, toOffset <= bound.table.sections[section].rows.count else {
+            let error = "offsets \(offsets) to \(toOffset) do not fit section \(section): sources must be distinct rows and the offset a gap in 0...n"
+            invalid(given: echo, label: label, error: section >= 0 && section < bound.table.sections.count
+                    ? error : "section \(section) does not exist; the table has \(bound.table.sections.count) sections")
+            return
+        }
+        let move = IndexConvention.move(fromOffsets: offsets, toOffset: toOffset, section: section)
+        do {
+            let decision = try bound.decide(move)
+            summary.add(decision.kind)
+            switch format {
+            case .json:
+                DecisionJSON.separator(count, into: &output)
+                output.raw("{\"move\": ")
+                echo(&output)
+                output.raw(", \"decision\": \"")
+                output.raw(decision.kind.staticName)
+                output.raw("\", \"target\": ")
+                output.pair(decision.target.section, decision.target.row)
+                output.raw(", \"violations\": [")
+                for (n, v) in decision.violations.enumerated() {
+                    if n > 0 { output.raw(", ") }
+                    DecisionJSON.violationPrefix(v).withUnsafeBufferPointer { output.append(buffer: $0) }
+                    DecisionJSON.reason(v.details, into: &output)
+                    output.raw("}")
+                }
+                output.raw("]}")
+            case .text:
+                let single = Decision(move: .row(from: move.source, to: move.to), kind: decision.kind,
+                                      target: .row(decision.target), violations: decision.violations)
+                var lines = DecisionText.lines(single, style: style, moveWidth: 12)
+                lines[0] = label + "  " + lines[0]
+                text(lines)
+            }
+            count += 1
+        } catch {
+            invalid(given: echo, label: label, error: error.message)
         }
     }
 

@@ -2,6 +2,8 @@
 public enum MoveItem: Sendable {
     /// A well-formed move (still to be range-checked against the table).
     case move(Move)
+    /// Rows moved together, SwiftUI style: `{ from-offsets: [...], to-offset: n, section: s }`.
+    case offsets(fromOffsets: [Int], toOffset: Int, section: Int)
     /// A malformed item, echoed as given, with what is wrong.
     case invalid(given: YAMLNode, error: String)
 }
@@ -70,15 +72,32 @@ public enum MovesFile {
             return .invalid(given: node, error: "a move is a mapping with 'from' and 'to', or 'section-from' and 'section-to'; found \(node.typeName)")
         }
         var from: YAMLNode?, to: YAMLNode?, sectionFrom: YAMLNode?, sectionTo: YAMLNode?
+        var fromOffsets: YAMLNode?, toOffset: YAMLNode?, section: YAMLNode?
         for entry in entries {
             switch entry.name {
             case "from": from = entry.value
             case "to": to = entry.value
             case "section-from": sectionFrom = entry.value
             case "section-to": sectionTo = entry.value
+            case "from-offsets": fromOffsets = entry.value
+            case "to-offset": toOffset = entry.value
+            case "section": section = entry.value
             default:
-                return .invalid(given: node, error: "unknown key '\(entry.name)' in a move; expected 'from' and 'to', or 'section-from' and 'section-to'")
+                return .invalid(given: node, error: "unknown key '\(entry.name)' in a move; expected 'from' and 'to', 'section-from' and 'section-to', or 'from-offsets', 'to-offset' and 'section'")
             }
+        }
+        if fromOffsets != nil || toOffset != nil || section != nil {
+            guard let fromOffsets, let toOffset, let section, from == nil, to == nil, sectionFrom == nil, sectionTo == nil else {
+                return .invalid(given: node, error: "an offset move needs exactly 'from-offsets', 'to-offset' and 'section'")
+            }
+            guard let items = fromOffsets.sequence, !items.isEmpty else {
+                return .invalid(given: node, error: "'from-offsets' must be a non-empty list of integers")
+            }
+            let offsets = items.compactMap(integer)
+            guard offsets.count == items.count else { return .invalid(given: node, error: "'from-offsets' must be a non-empty list of integers") }
+            guard let target = integer(toOffset) else { return .invalid(given: node, error: "'to-offset' must be an integer") }
+            guard let s = integer(section) else { return .invalid(given: node, error: "'section' must be an integer") }
+            return .offsets(fromOffsets: offsets, toOffset: target, section: s)
         }
         switch (from, to, sectionFrom, sectionTo) {
         case (let f?, let t?, nil, nil):

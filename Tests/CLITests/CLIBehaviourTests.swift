@@ -208,3 +208,26 @@ import Testing
         #expect(invalid["error"] != nil)
     }
 }
+
+@Suite struct OffsetMoveTests {
+    @Test func swiftUIStyleOffsetMovesAreDecidedAsBlocks() throws {
+        let moves = try CLI.scratch("offsets.yaml", """
+            - { from-offsets: [1, 2], to-offset: 4, section: 0 }
+            - { from-offsets: [0], to-offset: 2, section: 0 }
+            - { from-offsets: [4], to-offset: 0, section: 0 }
+            - { from-offsets: [1, 1], to-offset: 0, section: 0 }
+            - { from-offsets: [9], to-offset: 0, section: 0 }
+            """)
+        let result = try CLI.run(["check", "--policy", "policies/status-list.yaml", "--table", "policies/tables/inbox.yaml",
+                                  "--moves", moves, "--format", "json"])
+        #expect(result.status == 2)
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let results = json["results"] as! [[String: Any]]
+        #expect(results.map { $0["decision"] as! String } == ["allowed", "denied", "retargeted", "invalid", "invalid"])
+        // Offset 4 for rows 1 and 2 is final index 2: the block lands after "Taxes".
+        #expect(results[0]["target"] as! [Int] == [0, 2])
+        // Row 4 dropped above the pinned status row lands just below it.
+        #expect(results[2]["target"] as! [Int] == [0, 1])
+        #expect((results[0]["move"] as! [String: Any])["to-offset"] as? Int == 4)
+    }
+}
