@@ -231,3 +231,44 @@ import Testing
         #expect((results[0]["move"] as! [String: Any])["to-offset"] as? Int == 4)
     }
 }
+
+@Suite struct DiffCommandTests {
+    static let base = ["diff", "--policy", "policies/board.yaml", "--before", "policies/tables/sprint.yaml"]
+
+    func json(_ after: String) throws -> (Int32, [String: Any]) {
+        let result = try CLI.run(Self.base + ["--after", after, "--format", "json"])
+        return (result.status, try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any])
+    }
+
+    @Test func aSingleMoveIsInferredAndDecided() throws {
+        let (status, json) = try json("policies/tables/sprint-after.yaml")
+        #expect(status == 0)
+        #expect(json["change"] as? String == "move")
+        let results = json["results"] as! [[String: Any]]
+        #expect((results[0]["move"] as! [String: Any])["from"] as! [Int] == [1, 2])
+    }
+
+    @Test func exchangesAndEditsAreSaidPlainly() throws {
+        let swapped = try CLI.scratch("swapped.yaml", """
+            sections:
+              - { id: Backlog, rows: [Search, Payments, Login page] }
+              - { id: Doing, rows: [Signup, Profile, Settings] }
+              - { id: Review, rows: [Onboarding] }
+              - { id: Archive, rows: [Logo, Landing page] }
+            """)
+        let (_, exchange) = try json(swapped)
+        #expect(exchange["change"] as? String == "exchange")
+        #expect((exchange["results"] as! [Any]).count == 2)
+        let edited = try CLI.scratch("edited.yaml", """
+            sections:
+              - { id: Backlog, rows: [Login page, Payments] }
+              - { id: Doing, rows: [Signup, Profile, Settings, Brand new] }
+              - { id: Review, rows: [Onboarding] }
+              - { id: Archive, rows: [Logo, Landing page] }
+            """)
+        let (status, notAMove) = try json(edited)
+        #expect(status == 1)
+        #expect(notAMove["change"] as? String == "not-a-reorder")
+        #expect((notAMove["detail"] as? String)?.contains("added \"Brand new\" and removed \"Search\"") == true)
+    }
+}

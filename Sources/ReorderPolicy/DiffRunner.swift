@@ -1,0 +1,85 @@
+/// `diff`: infers the moves between two snapshots and decides each with the policy, on the
+/// table as it stands after the moves before it.
+public struct DiffReport: Sendable {
+    /// What changed.
+    public var change: MoveInference.Change
+    /// One decision per inferred move, in order.
+    public var decisions: [Decision]
+    /// Counts.
+    public var summary: DecisionJSON.Summary
+
+    /// The change's keyword: `unchanged`, `move`, `exchange`, `moves` or `not-a-reorder`.
+    public var keyword: String {
+        switch change {
+        case .unchanged: "unchanged"
+        case .move: "move"
+        case .exchange: "exchange"
+        case .moves: "moves"
+        case .notAReorder: "not-a-reorder"
+        }
+    }
+
+    /// A sentence about the change.
+    public var detail: String {
+        switch change {
+        case .unchanged: "the two tables have the same order"
+        case .move(let m): "one move: \(DecisionText.move(m))"
+        case .exchange(let a, let b, let moves): "rows at \(a) and \(b) were exchanged: not a move; as moves it takes \(moves.count)"
+        case .moves(let moves): "\(moves.count) moves"
+        case .notAReorder(let why): "not a reordering: \(why)"
+        }
+    }
+
+    /// 0 when unchanged or every move is allowed, 1 otherwise.
+    public var exitStatus: Int32 {
+        if case .notAReorder = change { return 1 }
+        return summary.exitStatus
+    }
+
+    /// Infers and decides.
+    public init(policy: CompiledPolicy, before: Table, after: Table) {
+        change = MoveInference.infer(before: before, after: after)
+        decisions = []
+        summary = DecisionJSON.Summary()
+        let moves: [Move]
+        switch change {
+        case .unchanged, .notAReorder: moves = []
+        case .move(let m): moves = [m]
+        case .exchange(_, _, let m), .moves(let m): moves = m
+        }
+        var table = before
+        for move in moves {
+            // Inferred moves always fit the table they apply to.
+            guard let decision = try? policy.bind(table).decide(move), let next = try? table.applying(move) else { break }
+            decisions.append(decision)
+            summary.add(decision.kind)
+            table = next
+        }
+    }
+
+    /// The report as JSON: `change`, `detail`, the check-style `results` and `summary`.
+    public func json(policy name: String) -> String {
+        var w = JSONWriter()
+        w.raw("{\n  \"policy\": ")
+        w.string(name)
+        w.raw(",\n  \"change\": ")
+        w.string(keyword)
+        w.raw(",\n  \"detail\": ")
+        w.string(detail)
+        w.raw(",\n  \"results\": [")
+        for (n, d) in decisions.enumerated() {
+            DecisionJSON.separator(n, into: &w)
+            DecisionJSON.result(d, into: &w)
+        }
+        DecisionJSON.close(summary, empty: decisions.isEmpty, into: &w)
+        return w.text
+    }
+
+    /// The report as text.
+    public func text(style: TerminalStyle) -> String {
+        var lines = [style.bold("change") + "  \(keyword): \(detail)"]
+        for d in decisions { lines += DecisionText.lines(d, style: style) }
+        lines.append(DecisionText.summary(summary, style: style))
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import ReorderPolicy
+
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Infer the moves between two snapshots of a table and decide them with a policy.",
+        discussion: """
+            For services that receive whole new orders: rows are matched by id; the fewest moves that turn \
+            --before into --after are decided in order. Exit status: 0 when unchanged or every move is allowed, \
+            1 for any other decision or a change that is not a reordering (rows added or removed), 2 for input errors.
+            """
+    )
+
+    @Option(help: "The policy file.")
+    var policy: String
+
+    @Option(help: "The table before the change.")
+    var before: String
+
+    @Option(help: "The table after the change.")
+    var after: String
+
+    @Option(help: "Output format: text or json.")
+    var format: CheckRunner.Format = .text
+
+    func run() throws {
+        let inputs = try Inputs(policyPath: policy, tablePath: before)
+        let (table, source, diagnostics) = TableLoader.load(path: after)
+        guard let table else {
+            for d in diagnostics { FileOutput.standardError(DiagnosticRenderer.text(d, source: source, style: .forStandardError()) + "\n\n") }
+            throw ExitCode(2)
+        }
+        let report = DiffReport(policy: inputs.bound.compiled, before: inputs.bound.table, after: table)
+        switch format {
+        case .json: FileOutput.standardOutput(report.json(policy: inputs.bound.compiled.policy.name))
+        case .text: FileOutput.standardOutput(report.text(style: .forStandardOutput()))
+        }
+        throw ExitCode(report.exitStatus)
+    }
+}
