@@ -31,6 +31,32 @@ import ReorderPolicy
         #expect(after.sections[0].rows.map(\.id) == ["Status", "Taxes", "Groceries", "Dentist"])
     }
 
+    @Test func runtimeKitExamplesWorkAsWritten() throws {
+        let compiled = try #require(PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n  - pin: { first: 1 }\n").compiled())
+        let board = Table(sections: [Section(rowIDs: ["Status", "A", "B"]), Section(rowIDs: ["C"])])
+        var drag = try #require(DragSession(bound: compiled.bind(board), source: Position(section: 0, row: 2)))
+        #expect(drag.hover(Position(section: 0, row: 0)) == Position(section: 0, row: 1))
+        #expect(drag.displayedRowCount(section: 0) == 3)
+        #expect(drag.dataSourcePosition(forVisible: Position(section: 0, row: 2)) == Position(section: 0, row: 1))
+        #expect(drag.drop() == .row(from: Position(section: 0, row: 2), to: Position(section: 0, row: 1)))
+
+        #expect(IndexConvention.finalIndex(source: 0, offset: 4) == 3)
+        #expect(IndexConvention.move(fromOffsets: [1, 2], toOffset: 4, section: 0)
+                == MultiRowMove(section: 0, rows: [1, 2], to: Position(section: 0, row: 2)))
+
+        let list = Table(sections: [Section(rowIDs: ["Status", "A", "B", "C"])])
+        let block = try compiled.bind(list).decide(MultiRowMove(section: 0, rows: [2, 3], to: Position(section: 0, row: 0)))
+        #expect(block.kind == .retargeted && block.target == Position(section: 0, row: 1))
+
+        #expect(try PersistencePlan.integerWrites(keys: [[10, 20, 30, 40]], from: Position(section: 0, row: 3), to: Position(section: 0, row: 1))
+                == [PersistencePlan.Write(position: Position(section: 0, row: 3), key: 15)])
+        let plan = try PersistencePlan.fractionalWrites(keys: [["a", "b", "c"]], from: Position(section: 0, row: 2), to: Position(section: 0, row: 1))
+        #expect(plan.writes == [PersistencePlan.Write(position: Position(section: 0, row: 2), key: "aV")])
+
+        let change = MoveInference.infer(before: board, after: try board.applying(.row(from: Position(section: 0, row: 2), to: Position(section: 1, row: 0))))
+        #expect(change == .move(.row(from: Position(section: 0, row: 2), to: Position(section: 1, row: 0))))
+    }
+
     @Test func compiledPoliciesAreSharedAcrossTasks() async throws {
         let compiled = try #require(PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n  - keep-in-section: all\n").compiled())
         let results = await withTaskGroup(of: Position.self) { group in
