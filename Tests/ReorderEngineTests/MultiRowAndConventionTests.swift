@@ -16,14 +16,7 @@ extension ReferenceEvaluator {
             var broken = false
             switch rule.kind {
             case .lock: break
-            case .pin, .reserve:
-                for (p, anchor) in held(rule)! {
-                    let q = whereIs[p]!
-                    let n0 = table.sections[p.section].rows.count, n1 = grid[q.section].count
-                    if q.section != p.section || (anchor == .start && q.row != p.row) || (anchor == .end && n1 - 1 - q.row != n0 - 1 - p.row) {
-                        broken = true
-                    }
-                }
+            case .pin, .reserve: broken = pinsShift(rule, whereIs, grid.map(\.count))
             case .keepInSection(let sel): broken = t != s && moving.contains { selects(sel, $0).0 }
             case .accept(let section, let from, let rows):
                 if t != s && sections(section).selected.contains(t) {

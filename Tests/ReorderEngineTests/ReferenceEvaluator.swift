@@ -112,6 +112,17 @@ struct ReferenceEvaluator {
         return (whereIs, grid.map(\.count))
     }
 
+    /// Whether a move that sent each original row to `whereIs` (leaving `counts` rows per
+    /// section) changes the section or anchored position of a row `rule` holds.
+    func pinsShift(_ rule: RowRule, _ whereIs: [Position: Position], _ counts: [Int]) -> Bool {
+        held(rule)!.contains { p, anchor in
+            let q = whereIs[p]!
+            let n0 = table.sections[p.section].rows.count, n1 = counts[q.section]
+            return q.section != p.section || (anchor == .start && q.row != p.row)
+                || (anchor == .end && n1 - 1 - q.row != n0 - 1 - p.row)
+        }
+    }
+
     func violatedRules(_ from: Position, _ to: Position) -> [String] {
         let (whereIs, newCounts) = simulate(from, to)
         let s = from.section, t = to.section
@@ -121,13 +132,7 @@ struct ReferenceEvaluator {
             switch rule.kind {
             case .lock: break
             case .pin, .reserve:
-                for (p, anchor) in held(rule)! {
-                    let q = whereIs[p]!
-                    if q.section != p.section { broken = true }
-                    let n0 = table.sections[p.section].rows.count, n1 = newCounts[q.section]
-                    if anchor == .start && q.row != p.row { broken = true }
-                    if anchor == .end && n1 - 1 - q.row != n0 - 1 - p.row { broken = true }
-                }
+                broken = pinsShift(rule, whereIs, newCounts)
             case .keepInSection(let sel):
                 broken = selects(sel, from).0 && t != s
             case .accept(let section, let fromSel, let rows):
