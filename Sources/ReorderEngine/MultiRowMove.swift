@@ -145,16 +145,20 @@ extension BoundPolicy {
             case .keepInSection:
                 guard t != s else { continue }
                 let q = compiled.queryIndexOfRule[index]!
-                if let kept = moving.first(where: { query(q, $0.section, $0.row) }) {
-                    add(index, "moving \(rowName(kept)) to \(to) would take it out of its \(sectionName(s))")
+                let kept = moving.filter { query(q, $0.section, $0.row) }
+                if !kept.isEmpty {
+                    add(index, "moving \(names(kept)) to \(to) would take \(kept.count == 1 ? "it" : "them") out of \(sectionName(s))")
                 }
             case .accept:
                 let a = compiled.acceptIndexOfRule[index]!
                 guard t != s, acceptCovers[a][t] else { continue }
                 if !acceptsFrom(a, s) {
                     add(index, "\(sectionName(t)) does not accept rows from \(sectionName(s))")
-                } else if let refused = moving.first(where: { !query(acceptQueries[a], $0.section, $0.row) }) {
-                    add(index, "\(sectionName(t)) does not accept row \(rowName(refused))")
+                } else {
+                    let refused = moving.filter { !query(acceptQueries[a], $0.section, $0.row) }
+                    if !refused.isEmpty {
+                        add(index, "\(sectionName(t)) does not accept \(refused.count == 1 ? "row" : "rows") \(names(refused))")
+                    }
                 }
             case .capacity(_, let max, let min):
                 guard t != s, let covers = capacityCovers[index] else { continue }
@@ -167,6 +171,16 @@ extension BoundPolicy {
         }
         _ = j
         return out
+    }
+
+    /// `"A"`, `"A" and "B"`, `"A", "B" and "C"`.
+    private func names(_ rows: [Position]) -> Reason {
+        var parts: [Reason.Part] = []
+        for (n, p) in rows.enumerated() {
+            if n > 0 { parts.append(.text(n == rows.count - 1 ? " and " : ", ")) }
+            parts.append(rowName(p))
+        }
+        return Reason(parts)
     }
 
     /// The first row held by hold `h` whose anchored position the block move changes: its old and new position.

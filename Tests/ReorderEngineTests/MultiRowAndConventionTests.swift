@@ -141,3 +141,19 @@ extension ReferenceEvaluator {
         }
     }
 }
+
+@Suite struct MultiRowExplanationTests {
+    @Test func everyRefusedRowIsNamed() throws {
+        let policy = Policy(name: "t", rules: [
+            RowRule(.keepInSection(RowSelector(kinds: ["item"])), metadata: RuleMetadata(id: "own")),
+            RowRule(.accept(section: .index(1), from: .all, rows: RowSelector(ids: ["b"])), metadata: RuleMetadata(id: "only-b")),
+        ])
+        let table = Table(sections: [Section(rows: [Row(id: "a", kind: "item"), Row(id: "b"), Row(id: "c", kind: "item")]), Section(rowIDs: ["x"])])
+        let decision = try CompiledPolicy(policy).bind(table).decide(MultiRowMove(section: 0, rows: [0, 1, 2], to: Position(section: 1, row: 0)))
+        #expect(decision.violations.map(\.reason) == [
+            "moving \"a\" and \"c\" to 1.0 would take them out of section 0",
+            "section 1 does not accept rows \"a\" and \"c\"",
+        ])
+    }
+}
+

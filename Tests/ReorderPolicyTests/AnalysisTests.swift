@@ -92,3 +92,27 @@ enum ProcessInfoPath {
         return parts.joined(separator: "/") + "/policies"
     }()
 }
+
+/// The engine's invariants on the analysis's own enumeration: bugs in this package if they fail.
+@Suite struct EnumeratedInvariantTests {
+    static let policies: [String] = [
+        "  - pin: { first: 1 }\n  - keep-in-section: all\n  - reserve: { last: 1 }\n",
+        "  - accept: { section: Done, from: [Doing] }\n  - capacity: { section: Doing, max: 2 }\n  - pin: { kind: status }\n",
+        "  - pin: { index: [0, -1] }\n  - lock: { tag: x }\n  - keep-in-section: { id: a }\n",
+        "  - reserve: { first: 1, section: [0, Done] }\n  - capacity: { section: all, min: 1 }\n",
+    ]
+
+    @Test(arguments: policies)
+    func targetsAreValidIdempotentAndPinsStay(_ rules: String) throws {
+        let document = PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n" + rules, path: "i.yaml")
+        let policy = try #require(document.policy, "\(document.diagnostics)")
+        let failures = PolicyAnalyzer(policy: policy, source: document.source, bound: AnalysisBound(sections: 3, rows: 3)).invariantFailures()
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test func theClosedSectionWarningShowsARefusedDrop() throws {
+        let document = PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n  - accept: { section: Done, from: [] }\n  - capacity: { section: Done, max: 5 }\n", path: "c.yaml")
+        let d = try #require(PolicyAnalyzer.analyze(document).first { $0.code == .closedSection })
+        #expect(d.notes.contains { $0.hasPrefix("counterexample: table: ") && $0.contains("id: Done") })
+    }
+}

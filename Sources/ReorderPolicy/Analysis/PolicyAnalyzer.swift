@@ -42,6 +42,7 @@ public struct PolicyAnalyzer {
         /// For a dead rule: the other rules broken every time it is (nil until first seen).
         var alwaysWith: Set<Int>?
         var letsRowsIn = false
+        var refusedEntry: Counterexample?
         var capacityExpectsTraffic = false
     }
 
@@ -101,9 +102,13 @@ public struct PolicyAnalyzer {
                             let to = Position(section: t, row: j)
                             let valid = bound.isValid(from: from, to: to)
                             if valid && to != from { movedSomewhere = true }
-                            if valid && t != s {
+                            if t != s {
                                 for index in rules.indices where bound.sectionsCovered(byRule: index)?.contains(t) == true {
-                                    facts[index].letsRowsIn = true
+                                    if valid {
+                                        facts[index].letsRowsIn = true
+                                    } else if facts[index].refusedEntry == nil {
+                                        facts[index].refusedEntry = Counterexample(table: table, move: .row(from: from, to: to), decision: "not allowed")
+                                    }
                                 }
                             }
                             for (index, variant) in variants.enumerated() where !facts[index].changesADecision {
@@ -141,6 +146,49 @@ public struct PolicyAnalyzer {
             return true
         }
         return report(facts, sectionFacts, anchors, movableClasses.filter { !movingClasses.contains($0.key) })
+    }
+
+    /// Checks the engine's own invariants on every enumerated table: targets are valid and
+    /// idempotent, a valid proposal is its own target, and no pinned row moves. Returns a
+    /// description of each failure (none are expected: a failure is a bug in this package).
+    public func invariantFailures(limit: Int = 10) -> [String] {
+        guard let compiled = try? CompiledPolicy(policy) else { return ["the policy does not compile"] }
+        var failures: [String] = []
+        TableEnumerator(policy: policy, bound: bound).forEach { table in
+            let bound = compiled.bind(table)
+            let pins = policy.rules.indices.flatMap { bound.rowsHeld(byRule: $0).filter { $0.anchor != nil } }
+            for (s, section) in table.sections.enumerated() {
+                for i in section.rows.indices where bound.canMove(Position(section: s, row: i)) {
+                    let from = Position(section: s, row: i)
+                    for (t, other) in table.sections.enumerated() {
+                        for j in 0..<(t == s ? other.rows.count : other.rows.count + 1) {
+                            let proposal = Position(section: t, row: j)
+                            let target = bound.target(from: from, proposed: proposal)
+                            var problems: [String] = []
+                            if !bound.isValid(from: from, to: target) { problems.append("target \(target) is not valid") }
+                            if bound.target(from: from, proposed: target) != target { problems.append("target \(target) is not idempotent") }
+                            if bound.isValid(from: from, to: proposal) && target != proposal { problems.append("a valid proposal was moved") }
+                            if let after = try? table.applying(.row(from: from, to: target)) {
+                                for (p, anchor) in pins {
+                                    // Where the pinned row is now: removal, then insertion.
+                                    var row = p.row
+                                    if p.section == from.section && p.row > from.row { row -= 1 }
+                                    if p.section == target.section && row >= target.row { row += 1 }
+                                    let n0 = table.sections[p.section].rows.count, n1 = after.sections[p.section].rows.count
+                                    let kept = anchor == .end ? n1 - 1 - row == n0 - 1 - p.row : row == p.row
+                                    if !kept { problems.append("pinned row \(p) moved") }
+                                }
+                            }
+                            for problem in problems {
+                                failures.append("\(problem): table \(TableText.flow(table)), move \(from) → \(proposal)")
+                            }
+                        }
+                    }
+                }
+            }
+            return failures.count < limit
+        }
+        return failures
     }
 
     /// Lock rules whose rows an allowed move shifts.
@@ -226,7 +274,7 @@ public struct PolicyAnalyzer {
             if case .accept = rule.kind, !f.letsRowsIn,
                let capacity = rules.indices.first(where: { facts[$0].capacityExpectsTraffic && sharesSection(index, $0) }) {
                 warn(.closedSection, "the sections '\(meta.id)' guards accept no row from any other section, yet capacity '\(rules[capacity].metadata.id)' sets a max for them", meta,
-                     help: "if the section should take rows, widen 'from' or 'rows'; if not, drop the capacity")
+                     help: "if the section should take rows, widen 'from' or 'rows'; if not, drop the capacity", example: f.refusedEntry)
             }
         }
         for (index, rule) in policy.sectionRules.enumerated() {
