@@ -65,13 +65,28 @@ public struct PolicyAnalyzer {
         var sectionFacts = [RuleFacts](repeating: RuleFacts(), count: sectionRules.count)
         var anchors: (rules: (Int, Int), example: Table)? = nil
         // Row classes that were movable somewhere, and those that could move somewhere.
-        var movableClasses: [String: Counterexample] = [:]
-        var movingClasses = Set<String>()
+        var movableClasses: [RowClass: Counterexample] = [:]
+        var movingClasses = Set<RowClass>()
 
         TableEnumerator(policy: policy, bound: bound).forEach { table in
             let bound = full.bind(table)
-            let variants = without.map { $0?.bind(table) }
+            // Boxed so that looping over them does not copy whole bound policies.
+            // Only rules not yet seen changing a decision need their left-out variant bound.
+            let variants = without.indices.map { index in
+                facts[index].changesADecision ? nil : without[index].map { Box($0.bind(table)) }
+            }
             // Selection, anchors and capacity expectations.
+            // Per table, once: which sections each accept/capacity rule covers, which rows each lock holds.
+            let covered: [[Bool]] = rules.indices.map { index in
+                var flags = [Bool](repeating: false, count: table.sections.count)
+                for u in bound.sectionsCovered(byRule: index) ?? [] { flags[u] = true }
+                return flags
+            }
+            let coveringRules: [[Int]] = table.sections.indices.map { t in rules.indices.filter { covered[$0][t] } }
+            let lockedRows: [[Position]] = rules.indices.map { index in
+                if case .lock = rules[index].kind { return bound.rowsHeld(byRule: index).map(\.position) }
+                return []
+            }
             for index in rules.indices {
                 let held = bound.rowsHeld(byRule: index)
                 if !held.isEmpty || !(bound.rowsSelected(byRule: index)?.isEmpty ?? true)
@@ -91,8 +106,8 @@ public struct PolicyAnalyzer {
                 for i in section.rows.indices {
                     let from = Position(section: s, row: i)
                     let movable = bound.canMove(from)
-                    for (index, variant) in variants.enumerated() where !facts[index].changesADecision {
-                        if variant?.canMove(from) != movable { facts[index].changesADecision = true }
+                    for index in variants.indices where !facts[index].changesADecision {
+                        if variants[index]?.value.canMove(from) != movable { facts[index].changesADecision = true }
                     }
                     guard movable else { continue }
                     var movedSomewhere = false
@@ -103,7 +118,7 @@ public struct PolicyAnalyzer {
                             let valid = bound.isValid(from: from, to: to)
                             if valid && to != from { movedSomewhere = true }
                             if t != s {
-                                for index in rules.indices where bound.sectionsCovered(byRule: index)?.contains(t) == true {
+                                for index in coveringRules[t] {
                                     if valid {
                                         facts[index].letsRowsIn = true
                                     } else if facts[index].refusedEntry == nil {
@@ -111,41 +126,46 @@ public struct PolicyAnalyzer {
                                     }
                                 }
                             }
-                            for (index, variant) in variants.enumerated() where !facts[index].changesADecision {
-                                if variant?.isValid(from: from, to: to) != valid { facts[index].changesADecision = true }
+                            for index in variants.indices where !facts[index].changesADecision {
+                                if variants[index]?.value.isValid(from: from, to: to) != valid { facts[index].changesADecision = true }
                             }
-                            if !valid {
-                                let broken = Set(bound.brokenRules(from: from, to: to))
-                                for index in broken {
-                                    let others = broken.subtracting([index])
+                            if !valid && anyUndecided(facts) {
+                                // Only rules not yet seen changing a decision can turn out dead.
+                                let broken = bound.brokenRules(from: from, to: to)
+                                for index in broken where !facts[index].changesADecision {
+                                    let others = Set(broken).subtracting([index])
                                     facts[index].alwaysWith = facts[index].alwaysWith.map { $0.intersection(others) } ?? others
                                 }
-                            } else if to != from {
-                                checkDisplacement(table, bound, from, to, &facts)
+                            } else if valid && to != from && !lockedRows.allSatisfy(\.isEmpty) {
+                                checkDisplacement(lockedRows, from, to, &facts, table)
                             }
                         }
                     }
-                    for name in rowClasses(table, from) {
-                        if movableClasses[name] == nil {
-                            movableClasses[name] = Counterexample(table: table, move: .row(from: from, to: from), decision: "stuck")
+                    for rowClass in rowClasses(table, from) {
+                        if movableClasses[rowClass] == nil {
+                            movableClasses[rowClass] = Counterexample(table: table, move: .row(from: from, to: from), decision: "stuck")
                         }
-                        if movedSomewhere { movingClasses.insert(name) }
+                        if movedSomewhere { movingClasses.insert(rowClass) }
                     }
                 }
             }
             // Every section move.
-            let sectionVariants = withoutSection.map { $0?.bind(table) }
+            let sectionVariants = withoutSection.indices.map { index in
+                sectionFacts[index].changesADecision ? nil : withoutSection[index].map { Box($0.bind(table)) }
+            }
             for a in table.sections.indices {
-                for (index, variant) in sectionVariants.enumerated() where !sectionFacts[index].changesADecision {
-                    if variant?.canMoveSection(a) != bound.canMoveSection(a) { sectionFacts[index].changesADecision = true }
-                    for b in table.sections.indices where variant?.isValidSectionMove(from: a, to: b) != bound.isValidSectionMove(from: a, to: b) {
+                for index in sectionVariants.indices where !sectionFacts[index].changesADecision {
+                    guard let variant = sectionVariants[index] else { continue }
+                    if variant.value.canMoveSection(a) != bound.canMoveSection(a) { sectionFacts[index].changesADecision = true }
+                    for b in table.sections.indices where variant.value.isValidSectionMove(from: a, to: b) != bound.isValidSectionMove(from: a, to: b) {
                         sectionFacts[index].changesADecision = true
                     }
                 }
             }
             return true
         }
-        return report(facts, sectionFacts, anchors, movableClasses.filter { !movingClasses.contains($0.key) })
+        let stuck = movableClasses.filter { !movingClasses.contains($0.key) }
+        return report(facts, sectionFacts, anchors, Dictionary(uniqueKeysWithValues: stuck.map { ($0.key.name, $0.value) }))
     }
 
     /// Checks the engine's own invariants on every enumerated table: targets are valid and
@@ -192,10 +212,9 @@ public struct PolicyAnalyzer {
     }
 
     /// Lock rules whose rows an allowed move shifts.
-    private func checkDisplacement(_ table: Table, _ bound: BoundPolicy, _ from: Position, _ to: Position, _ facts: inout [RuleFacts]) {
-        for index in policy.rules.indices where facts[index].displaced == nil {
-            guard case .lock = policy.rules[index].kind else { continue }
-            for (p, _) in bound.rowsHeld(byRule: index) where p != from {
+    private func checkDisplacement(_ lockedRows: [[Position]], _ from: Position, _ to: Position, _ facts: inout [RuleFacts], _ table: Table) {
+        for index in lockedRows.indices where facts[index].displaced == nil {
+            for p in lockedRows[index] where p != from {
                 // Where the held row ends up: removal first, then insertion.
                 var row = p.row
                 if p.section == from.section && p.row > from.row { row -= 1 }
@@ -206,6 +225,10 @@ public struct PolicyAnalyzer {
                 }
             }
         }
+    }
+
+    private func anyUndecided(_ facts: [RuleFacts]) -> Bool {
+        facts.contains { !$0.changesADecision }
     }
 
     /// Two pin-type rules holding one row with different anchors.
@@ -221,18 +244,32 @@ public struct PolicyAnalyzer {
         return nil
     }
 
-    /// The classes a row belongs to, for "rows like this can never move": by the word it
-    /// carries, and by its index (only below the last index the bound allows, so that every
-    /// such row also appears with rows after it).
-    private func rowClasses(_ table: Table, _ p: Position) -> [String] {
+    /// A class of rows for "rows like this can never move": by the word a row carries, and by
+    /// its index (only below the last index the bound allows, so that every such row also
+    /// appears with rows after it).
+    enum RowClass: Hashable {
+        case index(Int), id(String), kind(String), tag(String), unnamed
+
+        var name: String {
+            switch self {
+            case .index(let k): "the row at index \(k)"
+            case .id(let v): "rows with id '\(v)'"
+            case .kind(let v): "rows of kind '\(v)'"
+            case .tag(let v): "rows tagged '\(v)'"
+            case .unnamed: "rows the policy does not name"
+            }
+        }
+    }
+
+    private func rowClasses(_ table: Table, _ p: Position) -> [RowClass] {
         let row = table.sections[p.section].rows[p.row]
-        var names: [String] = []
-        if p.row < bound.rows - 1 { names.append("the row at index \(p.row)") }
-        if row.id != TableEnumerator.plainID { names.append("rows with id '\(row.id)'") }
-        if let kind = row.kind { names.append("rows of kind '\(kind)'") }
-        for tag in row.tags { names.append("rows tagged '\(tag)'") }
-        if row.id == TableEnumerator.plainID && row.kind == nil && row.tags.isEmpty { names.append("rows the policy does not name") }
-        return names
+        var classes: [RowClass] = []
+        if p.row < bound.rows - 1 { classes.append(.index(p.row)) }
+        if row.id != TableEnumerator.plainID { classes.append(.id(row.id)) }
+        if let kind = row.kind { classes.append(.kind(kind)) }
+        for tag in row.tags { classes.append(.tag(tag)) }
+        if row.id == TableEnumerator.plainID && row.kind == nil && row.tags.isEmpty { classes.append(.unnamed) }
+        return classes
     }
 
     // MARK: - Reporting
@@ -362,6 +399,12 @@ public struct PolicyAnalyzer {
         guard let l = meta.location else { return Span(at: .start) }
         return ExplainText.ruleSpan(source, l)
     }
+}
+
+/// A reference to a value, so arrays of large structs can be walked without copying them.
+final class Box<Value> {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 /// Tables and moves written as one-line YAML, ready to paste into a policy test or `explain`.
