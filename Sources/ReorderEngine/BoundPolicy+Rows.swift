@@ -28,18 +28,18 @@ extension BoundPolicy {
         // held rows only at the top and bottom (headers, footers, add-rows).
         let s = from.section
         if UInt(bitPattern: s) < UInt(bitPattern: sectionCount) {
-            let summary = summaries[s]
-            if summary.fast {
+            let lane = lanes[s]
+            if lane.fast {
                 let i = from.row, t = proposed.section, j = proposed.row
-                guard i > summary.immovableTop && i < summary.immovableBottom,
+                guard i > Int(lane.top) && i < Int(lane.bottom),
                       UInt(bitPattern: t) < UInt(bitPattern: sectionCount), j >= 0 else { return from }
-                let lo = summary.pinnedTop + 1, hi = summary.pinnedBottom - 1
+                let lo = Int(lane.lo), hi = Int(lane.hi)
                 if t == s {
-                    guard j < summary.count else { return from }
+                    guard j < Int(lane.count) else { return from }
                     if j >= lo && j <= hi { return proposed }
                     return retargetCancel ? from : Position(section: s, row: j < lo ? lo : hi)
                 }
-                guard j <= summaries[t].count else { return from }
+                guard j <= Int(lanes[t].count) else { return from }
                 return retargetCancel ? from : Position(section: s, row: t < s ? lo : hi)
             }
         }

@@ -38,6 +38,8 @@ public struct BoundPolicy: Sendable {
     let openToDrops: [Bool]
     /// Per section, the hot-path facts in one place (one cache line): see ``SectionSummary``.
     let summaries: [SectionSummary]
+    /// Per section, the few numbers `target` needs when the section takes the fast path.
+    let lanes: [FastLane]
 
     // Query selectors (keep-in-section, accept rows), flattened so the hot path copies nothing:
     // per selector × section whether the section matches, a small plan for the position test,
@@ -195,6 +197,7 @@ public struct BoundPolicy: Sendable {
                 immovableSimple: m.simple, immovableTop: m.top, immovableBottom: m.bottom, keepsAll: keepsAll, canGive: give[u]))
         }
         self.summaries = summaries
+        lanes = summaries.map(FastLane.init)
         queryPlans = plans
         keepQueries = compiled.keepQueries
         acceptQueries = compiled.accepts.map(\.query)
@@ -343,6 +346,27 @@ struct SectionSummary: Sendable {
     /// A row may leave without breaking `capacity.min`.
     let canGive: Bool
 
+}
+
+/// The fast path's numbers for one section, packed small: valid rows `lo...hi` for a row of
+/// this section, which is movable iff its index lies strictly between `top` and `bottom`.
+struct FastLane: Sendable {
+    let count: Int32
+    let lo: Int32
+    let hi: Int32
+    let top: Int32
+    let bottom: Int32
+    let fast: Bool
+
+    init(_ s: SectionSummary) {
+        let fits = s.count < Int(Int32.max)
+        count = Int32(truncatingIfNeeded: s.count)
+        lo = Int32(truncatingIfNeeded: s.pinnedTop + 1)
+        hi = Int32(truncatingIfNeeded: s.pinnedBottom - 1)
+        top = Int32(truncatingIfNeeded: s.immovableTop)
+        bottom = Int32(truncatingIfNeeded: s.immovableBottom)
+        fast = s.fast && fits
+    }
 }
 
 /// A hold rule's positional part as plain values, so binding copies nothing per section.
