@@ -102,7 +102,9 @@ import Testing
         try Data(Self.bytes(name)).write(to: URL(fileURLWithPath: path))
         let start = Date()
         let result = try CLI.run(["lint", "--format", "json", path])
-        #expect(Date().timeIntervalSince(start) < 1.0)
+        // Parsing itself is held to well under a second in-process (HostileInputTests); here the
+        // bound also covers starting a debug binary while other tests run in parallel.
+        #expect(Date().timeIntervalSince(start) < 5.0)
         #expect(result.status == 1)
         #expect(result.stderr.isEmpty)
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]

@@ -147,6 +147,6 @@ struct YAMLCase: CustomTestStringConvertible, Sendable {
         let (result, elapsed) = parse(Array(text.utf8))
         #expect(result.diagnostics.isEmpty)
         #expect(result.root?.mapping?.count == 200_000)
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < .seconds(15))  // quadratic duplicate checks would take minutes
     }
 }

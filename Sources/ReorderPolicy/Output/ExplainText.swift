@@ -3,13 +3,44 @@
 public enum ExplainText {
     /// Rows shown in full up to this many per section; longer sections elide their middle.
     public static let fullSectionLimit = 30
+    /// The widest line `explain` writes (code frames cut longer source lines).
+    public static let width = 100
+
+    /// Splits `text` into lines of at most `width` characters at spaces (long words are cut).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        let width = max(20, width)
+        var lines: [String] = [], current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            var word = String(word)
+            while word.count > width {
+                if !current.isEmpty {
+                    lines.append(current)
+                    current = ""
+                }
+                lines.append(String(word.prefix(width)))
+                word = String(word.dropFirst(width))
+            }
+            if current.isEmpty {
+                current = word
+            } else if current.count + 1 + word.count <= width {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = word
+            }
+        }
+        lines.append(current)
+        return lines
+    }
 
     public static func render(_ e: Explanation, bound: BoundPolicy, policySource: SourceFile?, style: TerminalStyle) -> String {
         var out: [String] = []
         let d = e.decision
         let policy = bound.compiled.policy
         out.append(style.bold("policy    ") + policy.name)
-        out.append(style.bold("move      ") + describeMove(d.move, bound))
+        for (n, line) in wrap(describeMove(d.move, bound), width: width - 10).enumerated() {
+            out.append((n == 0 ? style.bold("move      ") : "          ") + line)
+        }
         var decision = DecisionText.word(d.kind, style: style).trimmingTrailingSpaces()
         switch d.kind {
         case .allowed: decision += " — lands at \(d.target)"
@@ -31,14 +62,23 @@ public enum ExplainText {
             }
             let id = t.rule.padding(toLength: max(idWidth, t.rule.count), withPad: " ", startingAt: 0)
             let kind = t.kind.padding(toLength: kindWidth, withPad: " ", startingAt: 0)
-            out.append("  \(mark)  \(style.bold(id))  \(style.dim(kind))  \(t.reason)")
+            // Keep every line within the width: the reason wraps under the rule when it is long.
+            let head = "  \(mark)  \(style.bold(id))  \(style.dim(kind))  "
+            let headWidth = 2 + 16 + 2 + id.count + 2 + kind.count + 2
+            let lines = wrap(t.reason, width: width - headWidth)
+            if headWidth + (lines.first?.count ?? 0) <= width && lines.count == 1 {
+                out.append(head + t.reason)
+            } else {
+                out.append(head.trimmingTrailingSpaces())
+                out += wrap(t.reason, width: width - 6).map { "      " + $0 }
+            }
             if t.verdict == .violated, let location = t.location {
                 out.append("      " + style.dim("\(location.file):\(location.line):\(location.column)"))
                 let span = Span(start: Mark(line: location.line, column: location.column),
                                 end: Mark(line: location.line, column: Int.max / 2))
                 let frame = CodeFrame.render(policySource, span: ruleSpan(policySource, location), label: t.message, style: style)
                 out += (frame.isEmpty ? CodeFrame.render(policySource, span: span, label: t.message, style: style) : frame)
-                    .map { "      " + $0 }
+                    .map { "      " + $0 }.map { cut($0, style) }
             }
         }
         out.append("")
@@ -57,6 +97,12 @@ public enum ExplainText {
         out.append("")
         out += TableDrawing.draw(e, bound: bound, style: style)
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// A line cut to the width (only plain text is cut; styled lines are left whole).
+    static func cut(_ line: String, _ style: TerminalStyle) -> String {
+        guard !style.enabled, line.count > width else { return line }
+        return String(line.prefix(width - 1)) + "…"
     }
 
     /// A rule item's span: from its location to the end of its first line (block rules
