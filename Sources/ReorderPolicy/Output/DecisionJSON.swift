@@ -2,6 +2,7 @@
 public enum DecisionJSON {
     /// Counts per decision, for the summary.
     public struct Summary: Sendable {
+        /// Counts per decision word.
         public var allowed = 0, retargeted = 0, rejected = 0, denied = 0, invalid = 0
         public init() {}
 
@@ -22,6 +23,7 @@ public enum DecisionJSON {
         }
     }
 
+    /// A move: `{"from": [s, r], "to": [s, r]}` or `{"section-from": a, "section-to": b}`.
     public static func move(_ move: Move, into w: inout JSONWriter) {
         switch move {
         case .row(let from, let to):
@@ -39,6 +41,7 @@ public enum DecisionJSON {
         }
     }
 
+    /// A target: `[s, r]` for rows, an integer for sections.
     public static func destination(_ d: Destination, into w: inout JSONWriter) {
         switch d {
         case .row(let p): w.pair(p.section, p.row)
@@ -46,6 +49,7 @@ public enum DecisionJSON {
         }
     }
 
+    /// A rule location `{"file", "line", "column"}`, or `null`.
     public static func location(_ l: SourceLocation?, into w: inout JSONWriter) {
         guard let l else { return w.raw("null") }
         w.raw("{\"file\": ")
@@ -57,6 +61,7 @@ public enum DecisionJSON {
         w.raw("}")
     }
 
+    /// A string, or `null`.
     public static func optionalString(_ s: String?, into w: inout JSONWriter) {
         if let s { w.string(s) } else { w.raw("null") }
     }

@@ -33,6 +33,7 @@ public enum ExplainText {
         return lines
     }
 
+    /// The whole `explain` text for one explanation.
     public static func render(_ e: Explanation, bound: BoundPolicy, policySource: SourceFile?, style: TerminalStyle) -> String {
         var out: [String] = []
         let d = e.decision

@@ -4,6 +4,7 @@
 public enum TableDrawing {
     static let idWidth = 40
 
+    /// The drawing's lines for a row or section move.
     public static func draw(_ e: Explanation, bound: BoundPolicy, style: TerminalStyle) -> [String] {
         switch e.decision.move {
         case .row(let from, let to): return drawRows(from: from, to: to, decision: e.decision, bound: bound, style: style)

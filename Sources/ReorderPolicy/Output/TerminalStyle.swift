@@ -24,6 +24,8 @@ public struct TerminalStyle: Sendable {
         enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 
+    // Styles; each returns `s` unchanged when colour is off.
+    /// Bold.
     public func bold(_ s: String) -> String { wrap("1", s) }
     public func dim(_ s: String) -> String { wrap("2", s) }
     public func red(_ s: String) -> String { wrap("1;31", s) }

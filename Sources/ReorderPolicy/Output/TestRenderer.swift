@@ -1,5 +1,6 @@
 /// Renders `test` results as text, JSON and JUnit XML.
 public enum TestRenderer {
+    /// Each file's tests with marks, failures with expected vs actual and the decision, then `N passed, N failed`.
     public static func text(_ report: TestReport, style: TerminalStyle) -> String {
         var out: [String] = []
         for d in report.unreadable { out.append(DiagnosticRenderer.text(d, source: nil, style: style)) }
@@ -54,6 +55,7 @@ public enum TestRenderer {
         return s
     }
 
+    /// Files, tests (status, expected, actual result, mismatches, errors) and a summary.
     public static func json(_ report: TestReport) -> String {
         var w = JSONWriter()
         w.raw("{\n  \"files\": [")
