@@ -15,7 +15,7 @@ extension BoundPolicy {
     /// Whether the row at `position` can be picked up (UIKit's `canMoveRowAt`).
     /// False for positions outside the table.
     public func canMove(_ position: Position) -> Bool {
-        guard let row = rowExists(position), row else { return false }
+        guard rowExists(position) else { return false }
         return !immovable.contains(position.section, position.row)
     }
 
@@ -77,9 +77,8 @@ extension BoundPolicy {
         return UInt(bitPattern: to.row) <= UInt(bitPattern: t == s ? n - 1 : summaries[t].count)
     }
 
-    private func rowExists(_ p: Position) -> Bool? {
-        guard p.section >= 0, p.section < counts.count, p.row >= 0, p.row < counts[p.section] else { return nil }
-        return true
+    private func rowExists(_ p: Position) -> Bool {
+        p.section >= 0 && p.section < counts.count && p.row >= 0 && p.row < counts[p.section]
     }
 
     // MARK: - The fast path
@@ -212,7 +211,7 @@ extension BoundPolicy {
 
     /// Every valid destination of the row at `from`, as inclusive ranges per section; empty when it cannot move.
     public func validDestinations(from: Position) -> [ValidRows] {
-        guard rowExists(from) != nil, !immovable.contains(from.section, from.row) else { return [] }
+        guard rowExists(from), !immovable.contains(from.section, from.row) else { return [] }
         let c = sourceContext(from)
         var result: [ValidRows] = []
         for u in counts.indices {

@@ -345,7 +345,6 @@ struct SectionSummary: Sendable {
     let keepsAll: Bool
     /// A row may leave without breaking `capacity.min`.
     let canGive: Bool
-
 }
 
 /// The fast path's numbers for one section, packed small: valid rows `lo...hi` for a row of

@@ -79,11 +79,12 @@ extension BoundPolicy {
         let rules = compiled.policy.rules
         var holding: [Violation] = []
         for index in rules.indices {
-            for k in move.rows where rulesHolding(Position(section: move.section, row: k)).contains(index) {
+            // The first moving row each lock, pin or reserve rule holds names it.
+            for k in move.rows {
                 if let finding = holdsMovingRow(index, Position(section: move.section, row: k)) {
                     holding.append(Violation(compiled.rowRuleReferences[index], reason: finding.reason))
+                    break
                 }
-                break
             }
         }
         if !holding.isEmpty { return MultiRowDecision(move: move, kind: .denied, target: move.source, violations: holding) }
@@ -125,7 +126,7 @@ extension BoundPolicy {
     /// The rules a block landing at `to` breaks, in file order (reasons only when asked).
     func multiViolations(_ move: MultiRowMove, to: Position, reasons: Bool) -> [Violation] {
         let rules = compiled.policy.rules
-        let s = move.section, t = to.section, j = to.row, m = move.rows.count
+        let s = move.section, t = to.section, m = move.rows.count
         let moving = move.rows.map { Position(section: s, row: $0) }
         let label = moving.count == 1 ? "\(moving[0])" : "\(moving.count) rows from section \(s)"
         var out: [Violation] = []
@@ -169,7 +170,6 @@ extension BoundPolicy {
                 }
             }
         }
-        _ = j
         return out
     }
 

@@ -20,7 +20,6 @@ public struct CheckRunner {
     public var log: JSONWriter?
     /// The policy's hash for log events (see ``DecisionEvent/hash(_:)``).
     public var policyHash = ""
-    private var moveWidth = 0
 
     /// Creates a runner and writes the output's opening.
     public init(bound: BoundPolicy, format: Format, style: TerminalStyle = .plain) {

@@ -25,7 +25,7 @@ struct ReorderPolicyCommand: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let code as ExitCode {
-            Glibc.exit(code.rawValue)
+            terminate(code.rawValue)
         } catch {
             let status = exitCode(for: error)
             if status == .success {
@@ -33,9 +33,18 @@ struct ReorderPolicyCommand: ParsableCommand {
             }
             let message = fullMessage(for: error)
             FileOutput.standardError(message + "\n")
-            Glibc.exit(2)
+            terminate(2)
         }
     }
+}
+
+/// Ends the process with `status` (the C library's `exit`, named apart from ArgumentParser's).
+func terminate(_ status: Int32) -> Never {
+    #if canImport(Glibc)
+    Glibc.exit(status)
+    #else
+    Darwin.exit(status)
+    #endif
 }
 
 /// Writing to standard output and error without buffering surprises.
