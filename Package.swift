@@ -7,9 +7,20 @@ let package = Package(
         .library(name: "ReorderPolicy", targets: ["ReorderPolicy"]),
         .library(name: "ReorderEngine", targets: ["ReorderEngine"]),
         .executable(name: "reorder-policy", targets: ["reorder-policy"]),
+        // The decision server (SPEC §9) is its own product: building the CLI or the libraries
+        // never builds the web stack.
+        .executable(name: "reorder-policy-server", targets: ["reorder-policy-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Used only by the server targets below.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The only target that sees libyaml's C API is SpannedYAML.
@@ -29,11 +40,34 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // HTTP plumbing only: request decoding and answers come from ReorderPolicy's DecisionService.
+        .target(
+            name: "ReorderServer",
+            dependencies: [
+                "ReorderPolicy",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .executableTarget(
+            name: "reorder-policy-server",
+            dependencies: [
+                "ReorderServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "SpannedYAMLTests", dependencies: ["SpannedYAML"]),
         .testTarget(name: "ReorderEngineTests", dependencies: ["ReorderEngine"]),
         .testTarget(name: "ReorderPolicyTests", dependencies: ["ReorderPolicy"]),
         // Runs the built executable end to end; depending on it makes `swift test` build it.
         .testTarget(name: "CLITests", dependencies: ["ReorderPolicy", "reorder-policy"], exclude: ["Golden", "Fixtures"]),
+        // Starts the built server on a free loopback port and talks HTTP to it.
+        .testTarget(name: "ServerTests", dependencies: ["ReorderPolicy", "reorder-policy-server"]),
     ],
     swiftLanguageModes: [.v6]
 )

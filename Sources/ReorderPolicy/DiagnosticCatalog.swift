@@ -19,6 +19,7 @@ public enum DiagnosticCatalog {
         (.duplicateRuleID, "Two rules have the same id."),
         (.selectorConflict, "A selector combines first, last or index."),
         (.unreadable, "A path that cannot be read."),
+        (.duplicatePolicyName, "Two policies served by one decision server have the same name."),
     ]
 
     /// The summary of `code`.

@@ -28,6 +28,8 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Comparable, 
     public static let selectorConflict: Self = "selector-conflict"
     /// A path that cannot be read (not a SPEC §4 code; exit status 2).
     public static let unreadable: Self = "unreadable"
+    /// Two policy files served by one decision server share a `name`.
+    public static let duplicatePolicyName: Self = "duplicate-policy-name"
 }
 
 /// How serious a diagnostic is.

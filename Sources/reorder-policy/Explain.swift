@@ -22,33 +22,17 @@ struct Explain: ParsableCommand {
         let inputs = try Inputs(policyPath: options.policy, tablePath: options.table)
         let move = try options.singleMove()!
         var summary = DecisionJSON.Summary()
-        var w = JSONWriter()
         let style = TerminalStyle.forStandardOutput()
-        do {
-            let explanation = try inputs.bound.explain(move)
-            summary.add(explanation.decision.kind)
-            switch format {
-            case .json:
-                DecisionJSON.open(policy: inputs.bound.compiled.policy.name, into: &w)
-                DecisionJSON.separator(0, into: &w)
-                DecisionJSON.resultFields(explanation.decision, into: &w)
-                DecisionJSON.explanationFields(explanation, into: &w)
-                w.raw("}")
-                DecisionJSON.close(summary, empty: false, into: &w)
-                FileOutput.standardOutput(w.bytes)
-            case .text:
+        switch format {
+        case .json:
+            DecisionService.explainJSON(inputs.bound, move, summary: &summary).withBytes { FileOutput.standardOutput($0) }
+        case .text:
+            do {
+                let explanation = try inputs.bound.explain(move)
+                summary.add(explanation.decision.kind)
                 FileOutput.standardOutput(ExplainText.render(explanation, bound: inputs.bound, policySource: inputs.document.source, style: style))
-            }
-        } catch {
-            summary.invalid += 1
-            switch format {
-            case .json:
-                DecisionJSON.open(policy: inputs.bound.compiled.policy.name, into: &w)
-                DecisionJSON.separator(0, into: &w)
-                DecisionJSON.invalid(given: { DecisionJSON.move(move, into: &$0) }, error: error.message, into: &w)
-                DecisionJSON.close(summary, empty: false, into: &w)
-                FileOutput.standardOutput(w.bytes)
-            case .text:
+            } catch {
+                summary.invalid += 1
                 FileOutput.standardOutput(style.red("invalid") + "  \(DecisionText.move(move)): \(error.message)\n")
             }
         }

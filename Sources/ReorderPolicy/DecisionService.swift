@@ -1,0 +1,244 @@
+/// Answers decision requests (SPEC §9) with exactly the JSON that `check --format json` and
+/// `explain --format json` print, so an HTTP client and the CLI cannot disagree. Pure: no
+/// networking, no files; the server only moves bytes in and out.
+public enum DecisionService {
+    /// What to send back: an HTTP status, a JSON body, and what was decided.
+    public struct Reply: Sendable {
+        /// The HTTP status: 200, or a 4xx for a request that could not be decided.
+        public var status: Int
+        /// The JSON body.
+        public var body: [UInt8]
+        /// Decisions per word, for metrics (all zero for an error reply).
+        public var summary: DecisionJSON.Summary
+        /// Decision-log lines (``DecisionEvent`` JSON lines), when logging was asked for.
+        public var log: [UInt8]
+    }
+
+    /// The error codes of SPEC §9, with their HTTP statuses.
+    public enum ErrorCode: String, Sendable, CaseIterable {
+        case badRequest = "bad-request"
+        case unknownPolicy = "unknown-policy"
+        case notFound = "not-found"
+        case methodNotAllowed = "method-not-allowed"
+        case tooLarge = "too-large"
+
+        /// The HTTP status that goes with the code.
+        public var status: Int {
+            switch self {
+            case .badRequest: 400
+            case .unknownPolicy, .notFound: 404
+            case .methodNotAllowed: 405
+            case .tooLarge: 413
+            }
+        }
+    }
+
+    /// An error reply: `{ "error": { "code": "...", "message": "..." } }`.
+    public static func error(_ code: ErrorCode, _ message: String) -> Reply {
+        var w = JSONWriter(capacity: 256)
+        w.raw("{\"error\": {\"code\": ")
+        w.string(code.rawValue)
+        w.raw(", \"message\": ")
+        w.string(message)
+        w.raw("}}\n")
+        return Reply(status: code.status, body: w.bytes, summary: DecisionJSON.Summary(), log: [])
+    }
+
+    /// `POST /v1/policies/{name}/check`: body `{ "table": <table>, "moves": [<moves items>] }`.
+    /// Malformed moves items are `invalid` results, as in a moves file; a body, table or
+    /// `moves` of the wrong shape is a 400.
+    public static func check(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool) -> Reply {
+        let fields: [String: YAMLNode]
+        do {
+            fields = try requestFields(body, required: ["table", "moves"])
+        } catch {
+            return Self.error(error.code, error.message)
+        }
+        let table: Table
+        do {
+            table = try decodeTable(fields["table"]!)
+        } catch {
+            return Self.error(error.code, error.message)
+        }
+        guard let items = fields["moves"]!.sequence else {
+            return Self.error(.badRequest, "'moves' must be a list of moves, found \(fields["moves"]!.typeName)")
+        }
+        var runner = CheckRunner(bound: policy.bind(table), format: .json)
+        if logging {
+            runner.log = JSONWriter()
+            runner.policyHash = policyHash
+        }
+        for item in items { runner.decide(MovesFile.item(item)) }
+        _ = runner.finish()
+        return Reply(status: 200, body: runner.output.bytes, summary: runner.summary, log: runner.log?.bytes ?? [])
+    }
+
+    /// `POST /v1/policies/{name}/explain`: body `{ "table": <table>, "move": <one moves item> }`.
+    /// A move that does not fit the table is an `invalid` result (200), as with the CLI; a move
+    /// of the wrong shape is a 400.
+    public static func explain(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool) -> Reply {
+        let fields: [String: YAMLNode]
+        let table: Table
+        do {
+            fields = try requestFields(body, required: ["table", "move"])
+            table = try decodeTable(fields["table"]!)
+        } catch {
+            return Self.error(error.code, error.message)
+        }
+        let move: Move
+        switch MovesFile.item(fields["move"]!) {
+        case .move(let m): move = m
+        case .offsets:
+            return Self.error(.badRequest, "'move' must be a row move { from, to } or a section move { section-from, section-to }; explain takes no offset moves")
+        case .invalid(_, let error):
+            return Self.error(.badRequest, "'move': " + error)
+        }
+        let bound = policy.bind(table)
+        var summary = DecisionJSON.Summary()
+        var log = JSONWriter(capacity: logging ? 256 : 0)
+        let w = explainJSON(bound, move, summary: &summary) { event in
+            guard logging else { return }
+            var e = event
+            e.policyHash = policyHash
+            log.bytes(e.jsonLine)
+            log.raw("\n")
+        }
+        return Reply(status: 200, body: w.bytes, summary: summary, log: logging ? log.bytes : [])
+    }
+
+    /// The JSON document of `explain --format json` for one move; `event` receives the
+    /// decision's log record (with an empty policy hash).
+    public static func explainJSON(
+        _ bound: BoundPolicy, _ move: Move, summary: inout DecisionJSON.Summary, event: (DecisionEvent) -> Void = { _ in }
+    ) -> JSONWriter {
+        var w = JSONWriter()
+        let name = bound.compiled.policy.name
+        DecisionJSON.open(policy: name, into: &w)
+        DecisionJSON.separator(0, into: &w)
+        do {
+            let explanation = try bound.explain(move)
+            summary.add(explanation.decision.kind)
+            event(DecisionEvent(policy: name, policyHash: "", decision: explanation.decision))
+            DecisionJSON.resultFields(explanation.decision, into: &w)
+            DecisionJSON.explanationFields(explanation, into: &w)
+            w.raw("}")
+        } catch {
+            summary.invalid += 1
+            event(DecisionEvent(policy: name, policyHash: "", invalid: move, error: error.message))
+            DecisionJSON.invalid(given: { DecisionJSON.move(move, into: &$0) }, error: error.message, into: &w)
+        }
+        DecisionJSON.close(summary, empty: false, into: &w)
+        return w
+    }
+
+    // MARK: - Reading requests
+
+    struct RequestError: Error {
+        var code: ErrorCode = .badRequest
+        var message: String
+    }
+
+    /// Parses a JSON object body and returns its fields; every key of `required` must be present
+    /// and no others.
+    static func requestFields(_ body: [UInt8], required: [String]) throws(RequestError) -> [String: YAMLNode] {
+        let expected = required.map { "'\($0)'" }.joined(separator: " and ")
+        guard !body.isEmpty else { throw RequestError(message: "the body is empty; expected a JSON object with \(expected)") }
+        // The YAML reader enforces SPEC §4's limits (depth, no aliases, valid UTF-8) on bodies too.
+        let parsed = YAMLDocument.parse(body, file: "<request>", limits: YAMLLimits(maxBytes: Int.max))
+        if let first = parsed.diagnostics.first {
+            throw RequestError(message: "the body is not valid JSON: \(located(first.message, first.span))")
+        }
+        guard let root = parsed.root else { throw RequestError(message: "the body is not valid JSON") }
+        if let (problem, span) = jsonProblem(root) {
+            throw RequestError(message: "the body is not valid JSON: \(located(problem, span))")
+        }
+        guard let entries = root.mapping else {
+            throw RequestError(message: "expected a JSON object with \(expected), found \(root.typeName)")
+        }
+        var fields: [String: YAMLNode] = [:]
+        for entry in entries {
+            guard required.contains(entry.name) else {
+                throw RequestError(message: "unknown field '\(entry.name)'; expected \(expected)")
+            }
+            fields[entry.name] = entry.value
+        }
+        for key in required where fields[key] == nil {
+            throw RequestError(message: "missing field '\(key)'; expected a JSON object with \(expected)")
+        }
+        return fields
+    }
+
+    /// The table in a request, decoded exactly as a table file (SPEC §3).
+    static func decodeTable(_ node: YAMLNode) throws(RequestError) -> Table {
+        var decoder = TableDecoder(d: NodeDecoder(file: "<request>"))
+        let table = decoder.table(node)
+        let problems = Diagnostic.sorted(decoder.d.diagnostics)
+        guard let table, problems.isEmpty else {
+            let shown = problems.prefix(5).map { located($0.message, $0.span) }
+            let more = problems.count > 5 ? "; and \(problems.count - 5) more" : ""
+            throw RequestError(message: "'table' is not a valid table: " + shown.joined(separator: "; ") + more)
+        }
+        return table
+    }
+
+    private static func located(_ message: String, _ span: Span) -> String {
+        "line \(span.start.line), column \(span.start.column): \(message)"
+    }
+
+    /// The first place where a body that libyaml read is YAML but not JSON: an unquoted or
+    /// single-quoted key or string, or a plain scalar that is not a JSON number, `true`,
+    /// `false` or `null`. Iterative, so deep bodies cost no stack.
+    static func jsonProblem(_ root: YAMLNode) -> (String, Span)? {
+        var stack = [root]
+        while let node = stack.popLast() {
+            switch node.content {
+            case .scalar(let text, let style):
+                switch style {
+                case .doubleQuoted: continue
+                case .plain where isJSONLiteral(text): continue
+                default: return ("expected a JSON value, found '\(text.prefix(40))'", node.span)
+                }
+            case .sequence(let items):
+                stack.append(contentsOf: items.reversed())
+            case .mapping(let entries):
+                for entry in entries {
+                    guard case .scalar(_, .doubleQuoted) = entry.key.content else {
+                        return ("object keys are double-quoted strings", entry.key.span)
+                    }
+                }
+                stack.append(contentsOf: entries.reversed().map(\.value))
+            case .invalid:
+                return ("expected a JSON value", node.span)
+            }
+        }
+        return nil
+    }
+
+    /// `true`, `false`, `null` or a JSON number.
+    static func isJSONLiteral(_ text: String) -> Bool {
+        if text == "true" || text == "false" || text == "null" { return true }
+        var bytes = Array(text.utf8)[...]
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        func digits() -> Int {
+            var n = 0
+            while let b = bytes.first, b >= 0x30, b <= 0x39 {
+                bytes = bytes.dropFirst()
+                n += 1
+            }
+            return n
+        }
+        guard let lead = bytes.first else { return false }
+        let intDigits = digits()
+        guard intDigits > 0, !(lead == UInt8(ascii: "0") && intDigits > 1) else { return false }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() > 0 else { return false }
+        }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
+    }
+}

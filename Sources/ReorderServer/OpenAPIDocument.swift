@@ -1,0 +1,222 @@
+/// The OpenAPI 3.1 description of the server, served at `/openapi.json`. Checked against the
+/// running server by ServerTests and validated with openapi-spec-validator in CI.
+enum OpenAPIDocument {
+    static let json = #"""
+{
+  "openapi": "3.1.0",
+  "info": {
+    "title": "reorder-policy-server",
+    "version": "1",
+    "summary": "Decides drag-and-drop reorder moves against reorder policies.",
+    "description": "Answers are the JSON that `reorder-policy check --format json` and `explain --format json` print for the same policy, table and moves. Policies are addressed by their `name` and reloaded when their files change.",
+    "license": { "name": "Apache-2.0", "identifier": "Apache-2.0" }
+  },
+  "servers": [ { "url": "http://127.0.0.1:8181" } ],
+  "paths": {
+    "/health": {
+      "get": {
+        "operationId": "health",
+        "summary": "Whether every policy file loads.",
+        "responses": {
+          "200": { "description": "`ok`, or `degraded` while a changed file fails to load (the previous version stays served).",
+                   "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Health" } } } }
+        }
+      }
+    },
+    "/v1/policies": {
+      "get": {
+        "operationId": "listPolicies",
+        "summary": "The served policies.",
+        "responses": {
+          "200": { "description": "Policies sorted by name.",
+                   "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PolicyList" } } } }
+        }
+      }
+    },
+    "/v1/policies/{name}/check": {
+      "post": {
+        "operationId": "check",
+        "summary": "Decide moves on a table.",
+        "parameters": [ { "$ref": "#/components/parameters/PolicyName" } ],
+        "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CheckRequest" } } } },
+        "responses": {
+          "200": { "description": "The JSON of `check --format json`. A move that does not fit the table is an `invalid` result, not an HTTP error.",
+                   "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CheckResult" } } } },
+          "400": { "$ref": "#/components/responses/Error" },
+          "404": { "$ref": "#/components/responses/Error" },
+          "405": { "$ref": "#/components/responses/Error" },
+          "413": { "$ref": "#/components/responses/Error" }
+        }
+      }
+    },
+    "/v1/policies/{name}/explain": {
+      "post": {
+        "operationId": "explain",
+        "summary": "Decide one move with every rule's verdict and the valid destinations.",
+        "parameters": [ { "$ref": "#/components/parameters/PolicyName" } ],
+        "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ExplainRequest" } } } },
+        "responses": {
+          "200": { "description": "The JSON of `explain --format json`.",
+                   "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CheckResult" } } } },
+          "400": { "$ref": "#/components/responses/Error" },
+          "404": { "$ref": "#/components/responses/Error" },
+          "405": { "$ref": "#/components/responses/Error" },
+          "413": { "$ref": "#/components/responses/Error" }
+        }
+      }
+    },
+    "/metrics": {
+      "get": {
+        "operationId": "metrics",
+        "summary": "Prometheus text: requests by route and status, latency histograms, decisions by word, reloads and failures.",
+        "responses": { "200": { "description": "Prometheus text exposition format 0.0.4.", "content": { "text/plain": { "schema": { "type": "string" } } } } }
+      }
+    },
+    "/openapi.json": {
+      "get": {
+        "operationId": "openapi",
+        "summary": "This document.",
+        "responses": { "200": { "description": "OpenAPI 3.1.", "content": { "application/json": { "schema": { "type": "object" } } } } }
+      }
+    }
+  },
+  "components": {
+    "parameters": {
+      "PolicyName": { "name": "name", "in": "path", "required": true, "description": "The policy's `name` (percent-encoded).", "schema": { "type": "string" } }
+    },
+    "responses": {
+      "Error": {
+        "description": "`bad-request` (400), `unknown-policy` or `not-found` (404), `method-not-allowed` (405), `too-large` (413).",
+        "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
+      }
+    },
+    "schemas": {
+      "Error": {
+        "type": "object", "required": ["error"], "additionalProperties": false,
+        "properties": {
+          "error": {
+            "type": "object", "required": ["code", "message"], "additionalProperties": false,
+            "properties": {
+              "code": { "enum": ["bad-request", "unknown-policy", "not-found", "method-not-allowed", "too-large"] },
+              "message": { "type": "string" }
+            }
+          }
+        }
+      },
+      "Diagnostic": {
+        "type": "object", "required": ["file", "line", "column", "severity", "code", "message"],
+        "properties": {
+          "file": { "type": "string" }, "line": { "type": "integer", "minimum": 1 }, "column": { "type": "integer", "minimum": 1 },
+          "end_line": { "type": "integer" }, "end_column": { "type": "integer" },
+          "severity": { "enum": ["error", "warning"] }, "code": { "type": "string" }, "message": { "type": "string" }, "help": { "type": "string" }
+        }
+      },
+      "Health": {
+        "type": "object", "required": ["status", "policies"], "additionalProperties": false,
+        "properties": {
+          "status": { "enum": ["ok", "degraded"] },
+          "policies": { "type": "integer", "minimum": 0 },
+          "errors": { "type": "array", "items": { "$ref": "#/components/schemas/Diagnostic" } }
+        }
+      },
+      "PolicyList": {
+        "type": "object", "required": ["policies"], "additionalProperties": false,
+        "properties": {
+          "policies": {
+            "type": "array",
+            "items": {
+              "type": "object", "required": ["name", "file", "hash"], "additionalProperties": false,
+              "properties": { "name": { "type": "string" }, "file": { "type": "string" }, "hash": { "type": "string", "pattern": "^fnv1a64:[0-9a-f]{16}$" } }
+            }
+          }
+        }
+      },
+      "Table": {
+        "type": "object", "required": ["sections"], "additionalProperties": false,
+        "properties": {
+          "sections": {
+            "type": "array",
+            "items": {
+              "type": "object", "required": ["rows"],
+              "properties": {
+                "id": { "type": "string" },
+                "rows": {
+                  "type": "array",
+                  "items": {
+                    "oneOf": [
+                      { "type": "string", "description": "The row id." },
+                      { "type": "object", "required": ["id"], "additionalProperties": false,
+                        "properties": { "id": { "type": "string" }, "kind": { "type": "string" }, "tags": { "type": "array", "items": { "type": "string" } } } }
+                    ]
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "Position": { "type": "array", "items": { "type": "integer" }, "minItems": 2, "maxItems": 2, "description": "[section, row], 0-based." },
+      "Move": {
+        "oneOf": [
+          { "type": "object", "required": ["from", "to"], "additionalProperties": false,
+            "properties": { "from": { "$ref": "#/components/schemas/Position" }, "to": { "$ref": "#/components/schemas/Position" } } },
+          { "type": "object", "required": ["section-from", "section-to"], "additionalProperties": false,
+            "properties": { "section-from": { "type": "integer" }, "section-to": { "type": "integer" } } },
+          { "type": "object", "required": ["from-offsets", "to-offset", "section"], "additionalProperties": false,
+            "properties": { "from-offsets": { "type": "array", "items": { "type": "integer" }, "minItems": 1 },
+                            "to-offset": { "type": "integer" }, "section": { "type": "integer" } } }
+        ]
+      },
+      "CheckRequest": {
+        "type": "object", "required": ["table", "moves"], "additionalProperties": false,
+        "properties": {
+          "table": { "$ref": "#/components/schemas/Table" },
+          "moves": { "type": "array", "description": "Moves items; a malformed item is answered as an `invalid` result.", "items": {} }
+        }
+      },
+      "ExplainRequest": {
+        "type": "object", "required": ["table", "move"], "additionalProperties": false,
+        "properties": { "table": { "$ref": "#/components/schemas/Table" }, "move": { "$ref": "#/components/schemas/Move" } }
+      },
+      "Violation": {
+        "type": "object", "required": ["rule", "kind", "message", "location", "reason"],
+        "properties": {
+          "rule": { "type": "string" }, "kind": { "type": "string" }, "message": { "type": ["string", "null"] },
+          "location": { "oneOf": [ { "type": "null" }, { "type": "object", "required": ["file", "line", "column"] } ] },
+          "reason": { "type": "string" }
+        }
+      },
+      "Result": {
+        "type": "object", "required": ["move", "decision"],
+        "properties": {
+          "move": { "type": "object" },
+          "decision": { "enum": ["allowed", "retargeted", "rejected", "denied", "invalid"] },
+          "target": { "oneOf": [ { "$ref": "#/components/schemas/Position" }, { "type": "integer" } ] },
+          "violations": { "type": "array", "items": { "$ref": "#/components/schemas/Violation" } },
+          "error": { "type": "string" },
+          "valid": { "type": "array" },
+          "trace": {
+            "type": "array",
+            "items": { "type": "object", "required": ["rule", "kind", "applies", "verdict"],
+                       "properties": { "rule": { "type": "string" }, "kind": { "type": "string" }, "applies": { "type": "boolean" },
+                                       "verdict": { "enum": ["pass", "violated", "not-applicable"] } } }
+          }
+        }
+      },
+      "CheckResult": {
+        "type": "object", "required": ["policy", "results", "summary"], "additionalProperties": false,
+        "properties": {
+          "policy": { "type": "string" },
+          "results": { "type": "array", "items": { "$ref": "#/components/schemas/Result" } },
+          "summary": {
+            "type": "object", "required": ["allowed", "retargeted", "rejected", "denied", "invalid"], "additionalProperties": false,
+            "properties": { "allowed": { "type": "integer" }, "retargeted": { "type": "integer" }, "rejected": { "type": "integer" },
+                            "denied": { "type": "integer" }, "invalid": { "type": "integer" } }
+          }
+        }
+      }
+    }
+  }
+}
+"""#
+}
