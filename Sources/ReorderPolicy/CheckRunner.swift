@@ -74,6 +74,10 @@ public struct CheckRunner {
         case .invalid(let node, let error):
             var echo = JSONWriter(capacity: 64)
             DecisionJSON.node(node, into: &echo)
+            if log != nil {
+                logLine(DecisionEvent(policy: bound.compiled.policy.name, policyHash: policyHash, move: .init(given: echo.text),
+                                      decision: "invalid", target: nil, rules: [], error: error))
+            }
             invalid(given: { $0.append(echo) }, label: echo.text, error: error)
         }
     }
@@ -93,17 +97,27 @@ public struct CheckRunner {
             w.raw("}")
         }
         let label = "\(offsets) → offset \(toOffset) in section \(section)"
+        let record = DecisionEvent.MoveRecord(fromOffsets: offsets, toOffset: toOffset, section: section)
+        func logEvent(_ decision: String, _ target: [Int]?, _ rules: [String], _ error: String?) {
+            guard log != nil else { return }
+            logLine(DecisionEvent(policy: bound.compiled.policy.name, policyHash: policyHash, move: record,
+                                  decision: decision, target: target, rules: rules, error: error))
+        }
         guard Set(offsets).count == offsets.count, section >= 0, section < bound.table.sections.count,
               toOffset >= 0, toOffset <= bound.table.sections[section].rows.count else {
-            let error = "offsets \(offsets) to \(toOffset) do not fit section \(section): sources must be distinct rows and the offset a gap in 0...n"
-            invalid(given: echo, label: label, error: section >= 0 && section < bound.table.sections.count
-                    ? error : "section \(section) does not exist; the table has \(bound.table.sections.count) sections")
+            let sectionExists = section >= 0 && section < bound.table.sections.count
+            let error = sectionExists
+                ? "offsets \(offsets) to \(toOffset) do not fit section \(section): sources must be distinct rows and the offset a gap in 0...n"
+                : "section \(section) does not exist; the table has \(bound.table.sections.count) sections"
+            logEvent("invalid", nil, [], error)
+            invalid(given: echo, label: label, error: error)
             return
         }
         let move = IndexConvention.move(fromOffsets: offsets, toOffset: toOffset, section: section)
         do {
             let decision = try bound.decide(move)
             summary.add(decision.kind)
+            logEvent(decision.kind.rawValue, [decision.target.section, decision.target.row], decision.violations.map(\.rule), nil)
             switch format {
             case .json:
                 DecisionJSON.separator(count, into: &output)
@@ -130,6 +144,7 @@ public struct CheckRunner {
             }
             count += 1
         } catch {
+            logEvent("invalid", nil, [], error.message)
             invalid(given: echo, label: label, error: error.message)
         }
     }

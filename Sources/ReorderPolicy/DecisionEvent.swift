@@ -11,12 +11,31 @@ public struct DecisionEvent: Codable, Sendable, Hashable {
         public var to: [Int]?
         public var sectionFrom: Int?
         public var sectionTo: Int?
+        /// The offset form (rows moved together): `from-offsets`, `to-offset`, `section`.
+        public var fromOffsets: [Int]?
+        public var toOffset: Int?
+        public var section: Int?
+        /// A malformed moves item, as the JSON text it was given as.
+        public var given: String?
 
         enum CodingKeys: String, CodingKey {
             case from, to
             case sectionFrom = "section-from"
             case sectionTo = "section-to"
+            case fromOffsets = "from-offsets"
+            case toOffset = "to-offset"
+            case section, given
         }
+
+        /// The record of an offset move.
+        public init(fromOffsets: [Int], toOffset: Int, section: Int) {
+            self.fromOffsets = fromOffsets
+            self.toOffset = toOffset
+            self.section = section
+        }
+
+        /// The record of a malformed item, echoed as JSON text.
+        public init(given: String) { self.given = given }
 
         /// The record of `move`.
         public init(_ move: Move) {
@@ -79,6 +98,19 @@ public struct DecisionEvent: Codable, Sendable, Hashable {
         self.time = Self.timestamp(time)
     }
 
+    /// An event from its parts: for offset moves and malformed items, which have no ``Move``.
+    public init(policy: String, policyHash: String, move: MoveRecord, decision: String, target: [Int]?, rules: [String],
+                error: String?, time: Date = Date()) {
+        self.policy = policy
+        self.policyHash = policyHash
+        self.move = move
+        self.decision = decision
+        self.target = target
+        self.rules = rules
+        self.error = error
+        self.time = Self.timestamp(time)
+    }
+
     /// FNV-1a (64-bit) of `bytes`, as `fnv1a64:` and 16 hex digits.
     public static func hash(_ bytes: [UInt8]) -> String {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -123,6 +155,19 @@ public struct DecisionEvent: Codable, Sendable, Hashable {
             w.int(a)
             w.raw(", \"section-to\": ")
             w.int(b)
+        } else if let offsets = move.fromOffsets, let toOffset = move.toOffset, let section = move.section {
+            w.raw("\"from-offsets\": [")
+            for (n, o) in offsets.enumerated() {
+                if n > 0 { w.raw(", ") }
+                w.int(o)
+            }
+            w.raw("], \"to-offset\": ")
+            w.int(toOffset)
+            w.raw(", \"section\": ")
+            w.int(section)
+        } else if let given = move.given {
+            w.raw("\"given\": ")
+            w.string(given)
         }
         w.raw("}, \"decision\": ")
         w.string(decision)

@@ -36,4 +36,34 @@ import ReorderPolicy
         #expect(DecisionEvent.hash(Array("a".utf8)) == "fnv1a64:af63dc4c8601ec8c")
         #expect(DecisionEvent.hash(Array("a".utf8)) != DecisionEvent.hash(Array("b".utf8)))
     }
+
+    @Test("every item of a batch is logged: malformed items and offset moves too")
+    func everyItemIsLogged() throws {
+        let moves = """
+            - { from: [0, 2], to: [0, 0] }
+            - { section-from: 1, section-to: 0 }
+            - { from: [0, 1] }
+            - [1, 2]
+            - { from-offsets: [1, 2], to-offset: 0, section: 0 }
+            - { from-offsets: [0], to-offset: 9, section: 0 }
+            - { from-offsets: [0], to-offset: 0, section: 7 }
+            - { from: [9, 9], to: [0, 0] }
+            """
+        var runner = CheckRunner(bound: bound, format: .json)
+        runner.log = JSONWriter()
+        runner.policyHash = "h"
+        let problems = MovesFile.stream(SourceFile(path: "m.yaml", text: moves)) { runner.decide($0) }
+        #expect(problems.isEmpty)
+        _ = runner.finish()
+        let lines = try #require(runner.log).text.split(separator: "\n")
+        #expect(lines.count == 8)
+        let events = try lines.map { try JSONDecoder().decode(DecisionEvent.self, from: Data($0.utf8)) }
+        #expect(events.map(\.decision) == ["retargeted", "allowed", "invalid", "invalid", "rejected", "invalid", "invalid", "invalid"])
+        #expect(events[2].move.given == #"{"from": [0, 1]}"#)
+        #expect(events[3].move.given == "[1, 2]")
+        #expect(events[4].move.fromOffsets == [1, 2] && events[4].move.toOffset == 0 && events[4].move.section == 0)
+        #expect(events[4].target == [0, 1] && events[4].rules == ["header"])
+        #expect(events[6].error?.contains("section 7 does not exist") == true)
+        #expect(events.allSatisfy { $0.policyHash == "h" && $0.policy == "t" })
+    }
 }

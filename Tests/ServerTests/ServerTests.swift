@@ -1,0 +1,372 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The bundled policies with a table each, as JSON (the same tables as `policies/tables`).
+let bundled: [(policy: String, name: String, table: String)] = [
+    ("policies/board.yaml", "board", """
+        {"sections": [
+          {"id": "Backlog", "rows": ["Login page", {"id": "Payments", "tags": ["blocked"]}, "Search"]},
+          {"id": "Doing", "rows": ["Signup", "Profile", "Settings"]},
+          {"id": "Review", "rows": ["Onboarding"]},
+          {"id": "Archive", "rows": ["Logo", "Landing page"]}]}
+        """),
+    ("policies/grouped-list.yaml", "grouped-list", """
+        {"sections": [
+          {"id": "Market", "rows": ["Apples", "Bread", "Cheese", {"id": "Add", "kind": "add"}]},
+          {"id": "Pharmacy", "rows": ["Plasters", "Vitamins", {"id": "Add", "kind": "add"}]},
+          {"id": "Archive", "rows": ["Batteries", {"id": "Add", "kind": "add"}]}]}
+        """),
+    ("policies/status-list.yaml", "status-list", """
+        {"sections": [
+          {"id": "Inbox", "rows": [{"id": "Status", "kind": "status"}, "Groceries", "Dentist", "Taxes"]},
+          {"id": "Later", "rows": ["Garden", {"id": "Note", "tags": ["pinned"]}]}]}
+        """),
+]
+
+/// Every row move of a table (also out-of-range ones), every section move, and malformed items.
+func everyMove(_ table: String) throws -> [String] {
+    let object = try JSONSerialization.jsonObject(with: Data(table.utf8)) as! [String: Any]
+    let counts = (object["sections"] as! [[String: Any]]).map { ($0["rows"] as! [Any]).count }
+    var moves: [String] = []
+    for s in counts.indices {
+        for i in 0..<counts[s] {
+            for t in counts.indices {
+                for j in -1...(counts[t] + 1) { moves.append(#"{"from": [\#(s), \#(i)], "to": [\#(t), \#(j)]}"#) }
+            }
+        }
+    }
+    for a in -1...counts.count { for b in 0..<counts.count { moves.append(#"{"section-from": \#(a), "section-to": \#(b)}"#) } }
+    moves += [#"{"from": [0, 0]}"#, #"{"from": [0, 0], "to": [0, 1.5]}"#, #"[1, 2]"#, #"{"from-offsets": [0, 1], "to-offset": 3, "section": 0}"#]
+    return moves
+}
+
+@Suite("Decision server over HTTP", .serialized)
+struct ServerTests {
+    static let policies = ["--policies", "policies"]
+
+    @Test("health and the policy list name every bundled policy with its file hash")
+    func healthAndPolicies() throws {
+        let server = try ServerProcess(Self.policies)
+        #expect(server.firstLine.hasPrefix("reorder-policy-server listening on http://127.0.0.1:"))
+        let health = try server.get("/health")
+        #expect(health.status == 200)
+        #expect(health.json?["status"] as? String == "ok")
+        #expect(health.json?["policies"] as? Int == 3)
+        let list = try server.get("/v1/policies")
+        let entries = list.json?["policies"] as? [[String: String]] ?? []
+        #expect(entries.map { $0["name"] } == ["board", "grouped-list", "status-list"])
+        #expect(entries.allSatisfy { $0["hash"]?.hasPrefix("fnv1a64:") == true && $0["file"]?.hasPrefix("policies/") == true })
+        #expect(server.stop() == 0)
+    }
+
+    @Test("check answers byte for byte as the CLI does, for every move of every bundled policy")
+    func checkEqualsCLI() throws {
+        let server = try ServerProcess(Self.policies)
+        let dir = try Build.scratchDirectory()
+        for (policy, name, table) in bundled {
+            let moves = "[\n" + (try everyMove(table)).joined(separator: ",\n") + "\n]"
+            let tableFile = dir.appendingPathComponent("\(name)-table.json"), movesFile = dir.appendingPathComponent("\(name)-moves.json")
+            try table.write(to: tableFile, atomically: true, encoding: .utf8)
+            try moves.write(to: movesFile, atomically: true, encoding: .utf8)
+            let cli = try Build.cli(["check", "--policy", policy, "--table", tableFile.path, "--moves", movesFile.path, "--format", "json"])
+            let reply = try server.post("/v1/policies/\(name)/check", json: #"{"table": \#(table), "moves": \#(moves)}"#)
+            #expect(reply.status == 200)
+            #expect(cli.status == 2, "the corpus holds invalid moves, so the CLI exits 2")
+            #expect(reply.text == String(decoding: cli.stdout, as: UTF8.self), "policy \(name)")
+        }
+        #expect(server.stop() == 0)
+    }
+
+    @Test("explain answers byte for byte as the CLI does, also for section moves and out-of-range moves")
+    func explainEqualsCLI() throws {
+        let server = try ServerProcess(Self.policies)
+        let dir = try Build.scratchDirectory()
+        for (policy, name, table) in bundled {
+            let tableFile = dir.appendingPathComponent("\(name)-table.json")
+            try table.write(to: tableFile, atomically: true, encoding: .utf8)
+            let cases: [(json: String, flags: [String])] = [
+                (#"{"from": [0, 1], "to": [0, 0]}"#, ["--from", "0.1", "--to", "0.0"]),
+                (#"{"from": [0, 1], "to": [1, 1]}"#, ["--from", "0.1", "--to", "1.1"]),
+                (#"{"from": [1, 0], "to": [0, 2]}"#, ["--from", "1.0", "--to", "0.2"]),
+                (#"{"from": [0, 0], "to": [0, 9]}"#, ["--from", "0.0", "--to", "0.9"]),
+                (#"{"section-from": 1, "section-to": 0}"#, ["--section-from", "1", "--section-to", "0"]),
+            ]
+            for (json, flags) in cases {
+                let cli = try Build.cli(["explain", "--policy", policy, "--table", tableFile.path, "--format", "json"] + flags)
+                let reply = try server.post("/v1/policies/\(name)/explain", json: #"{"table": \#(table), "move": \#(json)}"#)
+                #expect(reply.status == 200)
+                #expect(reply.text == String(decoding: cli.stdout, as: UTF8.self), "policy \(name), move \(json)")
+            }
+        }
+        #expect(server.stop() == 0)
+    }
+
+    @Test("every error has its status and code, as a JSON body")
+    func errorCodes() throws {
+        let server = try ServerProcess(Self.policies + ["--max-body", "4096"])
+        let table = #"{"sections": [{"rows": ["a", "b"]}]}"#
+        let cases: [(method: String, path: String, body: String, status: Int, code: String)] = [
+            ("GET", "/nowhere", "", 404, "not-found"),
+            ("GET", "/v1/policies/board", "", 404, "not-found"),
+            ("POST", "/v1/policies/board/decide", "{}", 404, "not-found"),
+            ("POST", "/v1/policies/nope/check", #"{"table": \#(table), "moves": []}"#, 404, "unknown-policy"),
+            ("GET", "/v1/policies/board/check", "", 405, "method-not-allowed"),
+            ("DELETE", "/v1/policies", "", 405, "method-not-allowed"),
+            ("POST", "/health", "{}", 405, "method-not-allowed"),
+            ("PUT", "/v1/policies/board/explain", "{}", 405, "method-not-allowed"),
+            ("POST", "/v1/policies/board/check", "", 400, "bad-request"),
+            ("POST", "/v1/policies/board/check", "{\"table\": ", 400, "bad-request"),
+            ("POST", "/v1/policies/board/check", "not json", 400, "bad-request"),
+            ("POST", "/v1/policies/board/check", "[1, 2]", 400, "bad-request"),
+            ("POST", "/v1/policies/board/check", "{table: {sections: []}, moves: []}", 400, "bad-request"),
+            ("POST", "/v1/policies/board/check", #"{"moves": []}"#, 400, "bad-request"),
+            ("POST", "/v1/policies/board/check", #"{"table": \#(table), "moves": [], "extra": 1}"#, 400, "bad-request"),
+            ("POST", "/v1/policies/board/check", #"{"table": \#(table), "moves": {"from": [0, 0]}}"#, 400, "bad-request"),
+            ("POST", "/v1/policies/board/check", #"{"table": {"sections": [{"rows": 5}]}, "moves": []}"#, 400, "bad-request"),
+            ("POST", "/v1/policies/board/check", #"{"table": {"sections": [{"id": "x"}]}, "moves": []}"#, 400, "bad-request"),
+            ("POST", "/v1/policies/board/check", #"{"table": {"rows": []}, "moves": []}"#, 400, "bad-request"),
+            ("POST", "/v1/policies/board/explain", #"{"table": \#(table), "move": {"from": [0]}}"#, 400, "bad-request"),
+            ("POST", "/v1/policies/board/explain", #"{"table": \#(table), "move": {"from-offsets": [0], "to-offset": 2, "section": 0}}"#, 400, "bad-request"),
+            ("POST", "/v1/policies/board/explain", #"{"table": \#(table), "moves": []}"#, 400, "bad-request"),
+            ("POST", "/v1/policies/board/check", #"{"table": \#(table), "moves": ["\#(String(repeating: "x", count: 5000))"]}"#, 413, "too-large"),
+        ]
+        for c in cases {
+            let reply = try server.request(c.method, c.path, body: Array(c.body.utf8))
+            #expect(reply.status == c.status, "\(c.method) \(c.path) \(c.body.prefix(60))")
+            #expect(reply.errorCode == c.code, "\(c.method) \(c.path) \(c.body.prefix(60)): \(reply.text)")
+            #expect(reply.headers["content-type"] == "application/json")
+            let message = (reply.json?["error"] as? [String: Any])?["message"] as? String
+            #expect(message?.isEmpty == false)
+        }
+        // A bad move inside a batch is a result, not an HTTP error.
+        let batch = try server.post("/v1/policies/board/check", json: #"{"table": \#(table), "moves": [{"from": [0, 0], "to": [5, 5]}, {"x": 1}]}"#)
+        #expect(batch.status == 200)
+        #expect((batch.json?["summary"] as? [String: Int])?["invalid"] == 2)
+        #expect(server.stop() == 0)
+    }
+
+    @Test("hostile bodies get a 4xx JSON error, never a 5xx, a hang or a crash")
+    func hostileBodies() throws {
+        let server = try ServerProcess(Self.policies + ["--max-body", String(1 << 20)])
+        let table = #"{"sections": [{"rows": ["a", "b"]}]}"#
+        var aliases = "{\"table\": &a {\"sections\": []}, \"moves\": [*a"
+        for _ in 0..<2_000 { aliases += ", *a" }
+        aliases += "]}"
+        let deep = String(repeating: "[", count: 60_000) + String(repeating: "]", count: 60_000)
+        var wide = "{"
+        for k in 0..<50_000 { wide += "\"k\(k)\": \(k), " }
+        wide += "\"z\": 0}"
+        let bodies: [(String, [UInt8])] = [
+            ("alias bomb", Array(aliases.utf8)),
+            ("deep nesting", Array(deep.utf8)),
+            ("deep table", Array((#"{"table": "# + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + #", "moves": []}"#).utf8)),
+            ("invalid UTF-8", Array(#"{"table": {"sections": [{"rows": [""#.utf8) + [0xFF, 0xFE] + Array(#""]}]}, "moves": []}"#.utf8)),
+            ("NUL byte", Array(#"{"table": "#.utf8) + [0] + Array("}".utf8)),
+            ("duplicate keys", Array(#"{"table": \#(table), "table": \#(table), "moves": []}"#.utf8)),
+            ("tag", Array(#"{"table": !x \#(table), "moves": []}"#.utf8)),
+            ("two documents", Array("{\"table\": \(table), \"moves\": []}\n---\n{}".utf8)),
+            ("wide mapping", Array(wide.utf8)),
+            ("over max-body", Array(repeating: UInt8(ascii: " "), count: (1 << 20) + 10)),
+            ("lying content-length", Array("{}".utf8)),
+        ]
+        for (label, body) in bodies {
+            let headers = label == "lying content-length" ? ["Content-Length": String(1 << 30)] : [:]
+            let started = Date()
+            let reply = try server.request("POST", "/v1/policies/board/check", body: body, headers: headers)
+            #expect((400..<500).contains(reply.status), "\(label): \(reply.status) \(reply.text.prefix(200))")
+            #expect(reply.errorCode != nil, "\(label)")
+            #expect(Date().timeIntervalSince(started) < 10, "\(label) took too long")
+        }
+        #expect(try server.get("/health").status == 200, "the server is still up")
+        #expect(server.stop() == 0)
+    }
+
+    @Test("good edits are served within 2 s; a broken edit keeps the old version and shows in /health until fixed")
+    func hotReload() throws {
+        let dir = try Build.scratchDirectory()
+        let source = try String(contentsOf: Build.packageRoot.appendingPathComponent("policies/status-list.yaml"), encoding: .utf8)
+        let file = dir.appendingPathComponent("status.yaml")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        try "sections: []\n".write(to: dir.appendingPathComponent("a-table.yaml"), atomically: true, encoding: .utf8)
+        let server = try ServerProcess(["--policies", dir.path])
+        func hash(_ name: String) throws -> String? {
+            let entries = try server.get("/v1/policies").json?["policies"] as? [[String: String]] ?? []
+            return entries.first { $0["name"] == name }?["hash"]
+        }
+        let first = try hash("status-list")
+        #expect(first != nil)
+        let table = #"{"sections": [{"rows": [{"id": "S", "kind": "status"}, "a", "b"]}]}"#
+        let move = #"{"from": [0, 2], "to": [0, 0]}"#
+        let before = try server.post("/v1/policies/status-list/check", json: #"{"table": \#(table), "moves": [\#(move)]}"#).text
+
+        // A good edit: a new description changes the hash.
+        try (source + "\n# edited\n").write(to: file, atomically: true, encoding: .utf8)
+        #expect(try eventually(within: 2.5) { try hash("status-list") != first })
+        let second = try hash("status-list")
+
+        // A broken edit: still served as before, health degraded with located errors.
+        try source.replacingOccurrences(of: "rules:", with: "rulez:").write(to: file, atomically: true, encoding: .utf8)
+        #expect(try eventually(within: 2.5) { try server.get("/health").json?["status"] as? String == "degraded" })
+        let health = try server.get("/health").json
+        let errors = health?["errors"] as? [[String: Any]] ?? []
+        #expect(errors.contains { $0["code"] as? String == "unknown-key" && ($0["file"] as? String)?.hasSuffix("status.yaml") == true && ($0["line"] as? Int ?? 0) > 0 })
+        #expect(health?["policies"] as? Int == 1)
+        #expect(try hash("status-list") == second)
+        #expect(try server.post("/v1/policies/status-list/check", json: #"{"table": \#(table), "moves": [\#(move)]}"#).text == before)
+
+        // Fixed: healthy again. A new file is served, a removed one is gone.
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        #expect(try eventually(within: 2.5) { try server.get("/health").json?["status"] as? String == "ok" })
+        let other = source.replacingOccurrences(of: "name: status-list", with: "name: second-list")
+        try other.write(to: dir.appendingPathComponent("second.yml"), atomically: true, encoding: .utf8)
+        #expect(try eventually(within: 2.5) { try hash("second-list") != nil })
+        try FileManager.default.removeItem(at: file)
+        #expect(try eventually(within: 2.5) { try hash("status-list") == nil })
+        #expect(try server.post("/v1/policies/status-list/check", json: #"{"table": \#(table), "moves": []}"#).errorCode == "unknown-policy")
+
+        // A second file that takes a served name is an error, and the first keeps the name.
+        try other.write(to: dir.appendingPathComponent("third.yaml"), atomically: true, encoding: .utf8)
+        #expect(try eventually(within: 2.5) {
+            let errors = try server.get("/health").json?["errors"] as? [[String: Any]] ?? []
+            return errors.contains { $0["code"] as? String == "duplicate-policy-name" }
+        })
+        #expect(try hash("second-list") != nil)
+        let metrics = try server.get("/metrics").text
+        #expect(metrics.contains("reorder_policy_reloads_total"))
+        #expect(metrics.contains("reorder_policy_reload_failures_total"))
+        #expect(server.stop() == 0)
+    }
+
+    @Test("SIGTERM: requests in flight finish, every decision is in the log, exit 0")
+    func gracefulShutdownFlushesLog() throws {
+        let dir = try Build.scratchDirectory()
+        let logPath = dir.appendingPathComponent("decisions.jsonl").path
+        let server = try ServerProcess(Self.policies + ["--log", logPath])
+        let table = bundled[0].table
+        let moves = try everyMove(table)
+        let body = #"{"table": \#(table), "moves": [\#(moves.joined(separator: ", "))]}"#
+        nonisolated(unsafe) var statuses: [Int] = []
+        let lock = NSLock()
+        let group = DispatchGroup()
+        for _ in 0..<4 {
+            group.enter()
+            DispatchQueue.global().async {
+                let status = (try? server.post("/v1/policies/board/check", json: body))?.status ?? -1
+                lock.withLock { statuses.append(status) }
+                group.leave()
+            }
+        }
+        usleep(50_000)
+        #expect(server.stop(SIGTERM) == 0)
+        group.wait()
+        // Requests that reached the server were answered; every answered decision is logged.
+        let answered = statuses.filter { $0 == 200 }.count
+        let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == answered * moves.count)
+        for line in lines.prefix(50) {
+            let event = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(event?["policy"] as? String == "board")
+            #expect((event?["policy-hash"] as? String)?.hasPrefix("fnv1a64:") == true)
+        }
+    }
+
+    @Test("concurrent clients all get the right answers")
+    func concurrentClients() throws {
+        let server = try ServerProcess(Self.policies)
+        let (_, name, table) = bundled[1]
+        let body = #"{"table": \#(table), "moves": [{"from": [0, 0], "to": [1, 0]}, {"from": [0, 3], "to": [0, 0]}, {"from": [0, 1], "to": [0, 0]}]}"#
+        let expected = try server.post("/v1/policies/\(name)/check", json: body).text
+        nonisolated(unsafe) var wrong = 0
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<40 {
+                let reply = try? server.post("/v1/policies/\(name)/check", json: body)
+                if reply?.status != 200 || reply?.text != expected { lock.withLock { wrong += 1 } }
+            }
+        }
+        #expect(wrong == 0)
+        let metrics = try server.get("/metrics").text
+        #expect(metrics.contains(#"reorder_http_requests_total{route="/v1/policies/{name}/check",status="200"} 321"#))
+        #expect(metrics.contains(#"reorder_decisions_total{decision="allowed"}"#))
+        #expect(metrics.contains("reorder_http_request_duration_seconds_bucket"))
+        #expect(server.stop() == 0)
+    }
+
+    @Test("start-up refuses broken policies, duplicate names, missing paths and an unusable log, with exit 2")
+    func startUpErrors() throws {
+        let dir = try Build.scratchDirectory()
+        let broken = dir.appendingPathComponent("broken.yaml")
+        try "reorder-policy: 1\nname: x\nrules:\n  - pinn: all\n".write(to: broken, atomically: true, encoding: .utf8)
+        let twin = dir.appendingPathComponent("twin")
+        try FileManager.default.createDirectory(at: twin, withIntermediateDirectories: true)
+        let policy = try String(contentsOf: Build.packageRoot.appendingPathComponent("policies/board.yaml"), encoding: .utf8)
+        try policy.write(to: twin.appendingPathComponent("a.yaml"), atomically: true, encoding: .utf8)
+        try policy.write(to: twin.appendingPathComponent("b.yaml"), atomically: true, encoding: .utf8)
+        let cases: [([String], String)] = [
+            (["--policies", broken.path], "unknown-key"),
+            (["--policies", twin.path], "duplicate-policy-name"),
+            (["--policies", dir.appendingPathComponent("missing.yaml").path], "no such file"),
+            (["--policies", "policies", "--log", dir.path], "decision log"),
+            (["--policies", "policies", "--port", "70000"], "--port"),
+        ]
+        for (arguments, message) in cases {
+            let process = Process()
+            process.executableURL = Build.executable("reorder-policy-server")
+            process.arguments = arguments
+            process.currentDirectoryURL = Build.packageRoot
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 2, "\(arguments)")
+            #expect(text.contains(message), "\(arguments): \(text)")
+        }
+    }
+
+    @Test("the OpenAPI document is valid and describes exactly the routes the server answers")
+    func openAPIMatchesServer() throws {
+        let server = try ServerProcess(Self.policies)
+        let reply = try server.get("/openapi.json")
+        #expect(reply.status == 200)
+        let document = try #require(reply.json)
+        #expect(document["openapi"] as? String == "3.1.0")
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        #expect(Set(paths.keys) == ["/health", "/v1/policies", "/v1/policies/{name}/check", "/v1/policies/{name}/explain", "/metrics", "/openapi.json"])
+        for (path, operations) in paths {
+            let concrete = path.replacingOccurrences(of: "{name}", with: "board")
+            for method in operations.keys {
+                let answer = try server.request(method.uppercased(), concrete, body: method == "post" ? Array("{}".utf8) : [])
+                #expect(answer.status != 404 && answer.status != 405, "\(method) \(path)")
+                let documented = ((operations[method] as? [String: Any])?["responses"] as? [String: Any])?.keys.map { $0 } ?? []
+                #expect(documented.contains(String(answer.status)), "\(method) \(path) answered \(answer.status), not documented")
+            }
+            for method in ["PUT", "DELETE", "PATCH"] where operations[method.lowercased()] == nil {
+                #expect(try server.request(method, concrete).status == 405, "\(method) \(path)")
+            }
+        }
+        // The real consumers: openapi-spec-validator on the document, jsonschema on live answers.
+        let dir = try Build.scratchDirectory()
+        let spec = dir.appendingPathComponent("openapi.json")
+        try Data(reply.body).write(to: spec)
+        let script = Build.packageRoot.appendingPathComponent("Tests/ServerTests/validate_openapi.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, spec.path, "http://127.0.0.1:\(server.port)"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(server.stop() == 0)
+    }
+}
