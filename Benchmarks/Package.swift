@@ -9,10 +9,13 @@ let package = Package(
     dependencies: [
         .package(name: "reorder-policy", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // The baseline for batch checking: libyaml alone, in C, reading every event of a file.
         .target(name: "YAMLParseBaseline", linkerSettings: [.linkedLibrary("yaml")]),
+        // The baseline for the server load test (server-load.sh): the HTTP stack alone.
+        .executableTarget(name: "BareServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
         .executableTarget(
             name: "ReorderBenchmarks",
             dependencies: [

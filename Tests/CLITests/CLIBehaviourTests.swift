@@ -133,7 +133,7 @@ import Testing
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    @Test(.enabled(if: CLI.python("sarif_pydantic"), "needs PyPI's sarif-pydantic (installed by .ci/run)"))
+    @Test(.enabled(if: CLI.python("sarif_pydantic") || CLI.inCI, "needs PyPI's sarif-pydantic (installed by .ci/run)"))
     func sarifIsReadBackBySarifPydantic() throws {
         let sarif = try CLI.run(["lint", "--format", "sarif", "Tests/CLITests/Fixtures/broken.yaml"]).stdout
         let (status, output) = try python("""
@@ -153,7 +153,7 @@ import Testing
         #expect(output.split(separator: "\n").count == 6, "\(output)")
     }
 
-    @Test(.enabled(if: CLI.python("junitparser"), "needs PyPI's junitparser (installed by .ci/run)"))
+    @Test(.enabled(if: CLI.python("junitparser") || CLI.inCI, "needs PyPI's junitparser (installed by .ci/run)"))
     func junitIsReadBackByJunitparser() throws {
         let xml = try CLI.run(["test", "--format", "junit", "policies", "Tests/CLITests/Fixtures/failing-tests.yaml"]).stdout
         let (status, output) = try python("""
@@ -171,7 +171,7 @@ import Testing
         #expect(output.contains("Tests/CLITests/Fixtures/failing-tests.yaml 4 4 Failure,Failure,Error"), "\(output)")
     }
 
-    @Test(.enabled(if: CLI.python("jsonschema") && CLI.python("yaml"), "needs python3 jsonschema and PyYAML"))
+    @Test(.enabled(if: (CLI.python("jsonschema") && CLI.python("yaml")) || CLI.inCI, "needs python3 jsonschema and PyYAML"))
     func schemaAcceptsTheBundledPoliciesAndRejectsABrokenOne() throws {
         let schema = try CLI.run(["schema"]).stdout
         let (status, output) = try python("""
