@@ -48,50 +48,70 @@ public enum DecisionService {
     /// Malformed moves items are `invalid` results, as in a moves file; a body, table or
     /// `moves` of the wrong shape is a 400.
     public static func check(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool) -> Reply {
-        let fields: [String: YAMLNode]
-        do {
-            fields = try requestFields(body, required: ["table", "moves"])
-        } catch {
-            return Self.error(error.code, error.message)
+        check(body: body, policy: policy, policyHash: policyHash, logging: logging, fastPath: true)
+    }
+
+    /// `fastPath: false` reads every body with libyaml (tests compare the two).
+    static func check(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool, fastPath: Bool) -> Reply {
+        var runner: CheckRunner
+        if fastPath, let (table, moves) = FastRequestReader.check(body) {
+            runner = makeRunner(policy.bind(table), policyHash: policyHash, logging: logging)
+            for move in moves { runner.decide(move) }
+        } else {
+            let fields: [String: YAMLNode]
+            let table: Table
+            do {
+                fields = try requestFields(body, required: ["table", "moves"])
+                table = try decodeTable(fields["table"]!)
+            } catch {
+                return Self.error(error.code, error.message)
+            }
+            guard let items = fields["moves"]!.sequence else {
+                return Self.error(.badRequest, "'moves' must be a list of moves, found \(fields["moves"]!.typeName)")
+            }
+            runner = makeRunner(policy.bind(table), policyHash: policyHash, logging: logging)
+            for item in items { runner.decide(MovesFile.item(item)) }
         }
-        let table: Table
-        do {
-            table = try decodeTable(fields["table"]!)
-        } catch {
-            return Self.error(error.code, error.message)
-        }
-        guard let items = fields["moves"]!.sequence else {
-            return Self.error(.badRequest, "'moves' must be a list of moves, found \(fields["moves"]!.typeName)")
-        }
-        var runner = CheckRunner(bound: policy.bind(table), format: .json)
+        _ = runner.finish()
+        return Reply(status: 200, body: runner.output.bytes, summary: runner.summary, log: runner.log?.bytes ?? [])
+    }
+
+    private static func makeRunner(_ bound: BoundPolicy, policyHash: String, logging: Bool) -> CheckRunner {
+        var runner = CheckRunner(bound: bound, format: .json)
         if logging {
             runner.log = JSONWriter()
             runner.policyHash = policyHash
         }
-        for item in items { runner.decide(MovesFile.item(item)) }
-        _ = runner.finish()
-        return Reply(status: 200, body: runner.output.bytes, summary: runner.summary, log: runner.log?.bytes ?? [])
+        return runner
     }
 
     /// `POST /v1/policies/{name}/explain`: body `{ "table": <table>, "move": <one moves item> }`.
     /// A move that does not fit the table is an `invalid` result (200), as with the CLI; a move
     /// of the wrong shape is a 400.
     public static func explain(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool) -> Reply {
-        let fields: [String: YAMLNode]
-        let table: Table
-        do {
-            fields = try requestFields(body, required: ["table", "move"])
-            table = try decodeTable(fields["table"]!)
-        } catch {
-            return Self.error(error.code, error.message)
-        }
-        let move: Move
-        switch MovesFile.item(fields["move"]!) {
-        case .move(let m): move = m
-        case .offsets:
-            return Self.error(.badRequest, "'move' must be a row move { from, to } or a section move { section-from, section-to }; explain takes no offset moves")
-        case .invalid(_, let error):
-            return Self.error(.badRequest, "'move': " + error)
+        explain(body: body, policy: policy, policyHash: policyHash, logging: logging, fastPath: true)
+    }
+
+    /// `fastPath: false` reads every body with libyaml (tests compare the two).
+    static func explain(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool, fastPath: Bool) -> Reply {
+        let table: Table, move: Move
+        if fastPath, let fast = FastRequestReader.explain(body) {
+            (table, move) = fast
+        } else {
+            let fields: [String: YAMLNode]
+            do {
+                fields = try requestFields(body, required: ["table", "move"])
+                table = try decodeTable(fields["table"]!)
+            } catch {
+                return Self.error(error.code, error.message)
+            }
+            switch MovesFile.item(fields["move"]!) {
+            case .move(let m): move = m
+            case .offsets:
+                return Self.error(.badRequest, "'move' must be a row move { from, to } or a section move { section-from, section-to }; explain takes no offset moves")
+            case .invalid(_, let error):
+                return Self.error(.badRequest, "'move': " + error)
+            }
         }
         let bound = policy.bind(table)
         var summary = DecisionJSON.Summary()
@@ -144,7 +164,13 @@ public enum DecisionService {
         let expected = required.map { "'\($0)'" }.joined(separator: " and ")
         guard !body.isEmpty else { throw RequestError(message: "the body is empty; expected a JSON object with \(expected)") }
         // The YAML reader enforces SPEC §4's limits (depth, no aliases, valid UTF-8) on bodies too.
-        let parsed = YAMLDocument.parse(body, file: "<request>", limits: YAMLLimits(maxBytes: Int.max))
+        var parsed = YAMLDocument.parse(body, file: "<request>", limits: YAMLLimits(maxBytes: Int.max))
+        if !parsed.diagnostics.isEmpty, let flat = flattened(body) {
+            // JSON allows line breaks and tabs where YAML's flow style does not (between a key
+            // and its colon): read it again on one line before calling it malformed.
+            let again = YAMLDocument.parse(flat, file: "<request>", limits: YAMLLimits(maxBytes: Int.max))
+            if again.diagnostics.isEmpty { parsed = again }
+        }
         if let first = parsed.diagnostics.first {
             throw RequestError(message: "the body is not valid JSON: \(located(first.message, first.span))")
         }
@@ -166,6 +192,24 @@ public enum DecisionService {
             throw RequestError(message: "missing field '\(key)'; expected a JSON object with \(expected)")
         }
         return fields
+    }
+
+    /// `body` with every tab, CR and LF outside strings turned into a space (byte offsets
+    /// stay), or nil when there is none.
+    static func flattened(_ body: [UInt8]) -> [UInt8]? {
+        var out = body, inString = false, escaped = false, changed = false
+        for k in out.indices {
+            let b = out[k]
+            if inString {
+                if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+            } else if b == UInt8(ascii: "\"") {
+                inString = true
+            } else if b == 0x09 || b == 0x0A || b == 0x0D {
+                out[k] = 0x20
+                changed = true
+            }
+        }
+        return changed ? out : nil
     }
 
     /// The table in a request, decoded exactly as a table file (SPEC §3).
