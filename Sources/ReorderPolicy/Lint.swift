@@ -30,9 +30,16 @@ public enum Linter {
         for path in paths {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                for file in policyFiles(under: path) {
-                    guard let document = try? PolicyLoader.load(path: file), document.declaresPolicy else { continue }
-                    report.documents.append(document)
+                let (files, problems) = walk(path)
+                report.unreadable += problems
+                for file in files {
+                    do {
+                        let document = try PolicyLoader.load(path: file)
+                        if document.declaresPolicy { report.documents.append(document) }
+                    } catch {
+                        // Found through a directory and unreadable: said, never skipped.
+                        report.unreadable.append(error.diagnostic)
+                    }
                 }
             } else {
                 do {
@@ -57,16 +64,43 @@ public enum Linter {
 
     /// Every `*.yaml` / `*.yml` file below `directory`, sorted, as paths joined onto `directory`.
     public static func policyFiles(under directory: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
-        var files: [String] = []
-        while let item = enumerator.nextObject() as? String {
-            guard item.hasSuffix(".yaml") || item.hasSuffix(".yml") else { continue }
-            let full = directory.hasSuffix("/") ? directory + item : directory + "/" + item
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files.append(full)
+        walk(directory).files
+    }
+
+    /// The `*.yaml` / `*.yml` files below `directory` (sorted), and a diagnostic for each
+    /// directory that cannot be listed. Symbolic links are followed once (a loop is not
+    /// walked twice); what the files are (FIFOs, devices) is judged when they are read.
+    public static func walk(_ directory: String) -> (files: [String], problems: [Diagnostic]) {
+        var files: [String] = [], problems: [Diagnostic] = []
+        var seen = Set<[UInt64]>()
+        var pending = [directory]
+        while let dir = pending.popLast() {
+            var info = stat()
+            if stat(dir, &info) == 0, !seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted { continue }
+            let entries: [String]
+            do {
+                entries = try FileManager.default.contentsOfDirectory(atPath: dir)
+            } catch {
+                problems.append(Diagnostic(code: .unreadable, message: "cannot list the directory: " + SourceFile.describe(errno: EACCES),
+                                           file: dir, span: Span(at: .start)))
+                continue
+            }
+            for name in entries {
+                let full = dir.hasSuffix("/") ? dir + name : dir + "/" + name
+                var entry = stat()
+                guard stat(full, &entry) == 0 else {
+                    if name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+                        problems.append(Diagnostic(code: .unreadable, message: SourceFile.describe(errno: errno), file: full, span: Span(at: .start)))
+                    }
+                    continue
+                }
+                if entry.st_mode & S_IFMT == S_IFDIR {
+                    pending.append(full)
+                } else if name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+                    files.append(full)
+                }
             }
         }
-        return files.sorted()
+        return (files.sorted(), problems.sorted { $0.file < $1.file })
     }
 }

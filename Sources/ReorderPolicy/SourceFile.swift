@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A file's name as the user gave it and its bytes, kept for code frames.
 public struct SourceFile: Sendable {
@@ -35,29 +39,62 @@ public struct SourceFile: Sendable {
     }
 
     /// Reads `path`, refusing files over `maxBytes` before reading them.
+    ///
+    /// The one place the tool reads input files. It never blocks and never reads without
+    /// bound: the file is opened non-blocking, anything but a regular file (a FIFO, a device
+    /// such as `/dev/zero`, a socket) is refused before a byte is read, the size limit is
+    /// checked on the open file, and every I/O error becomes a coded diagnostic.
     public static func read(_ path: String, maxBytes: Int = YAMLLimits.policy.maxBytes) throws(ReadError) -> SourceFile {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .unreadable(Diagnostic(code: .unreadable, message: "no such file", file: path, span: Span(at: .start)))
+        func unreadable(_ message: String, help: String? = nil) -> ReadError {
+            .unreadable(Diagnostic(code: .unreadable, message: message, file: path, span: Span(at: .start), help: help))
         }
-        guard !isDirectory.boolValue else {
-            throw .unreadable(Diagnostic(code: .unreadable, message: "expected a file, found a directory", file: path, span: Span(at: .start)))
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw unreadable(Self.describe(errno: errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw unreadable(Self.describe(errno: errno)) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw unreadable("expected a file, found a directory")
+        case S_IFIFO: throw unreadable("expected a regular file, found a FIFO (named pipe)", help: "write the input to a file first")
+        case S_IFCHR, S_IFBLK: throw unreadable("expected a regular file, found a device", help: "write the input to a file first")
+        default: throw unreadable("expected a regular file")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let size = Int(info.st_size)
         if size > maxBytes {
             throw .tooLarge(Diagnostic(code: .tooLarge, message: "file is \(size) bytes; at most \(maxBytes) are allowed",
                                        file: path, span: Span(at: .start), help: "policy and table files are limited to 8 MiB"))
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .unreadable(Diagnostic(code: .unreadable, message: "cannot open the file for reading", file: path, span: Span(at: .start)))
+        // Read until end of file, at most one byte past the limit (in case the file grew).
+        let limit = maxBytes == Int.max ? Int.max : maxBytes + 1
+        var bytes = [UInt8](repeating: 0, count: Swift.min(size + 1, limit))
+        var count = 0
+        while count < limit {
+            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: Swift.min(Swift.max(bytes.count, 4096), limit - count))) }
+            let n = bytes.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw unreadable("cannot read the file: " + Self.describe(errno: errno)) }
+            if n == 0 { break }
+            count += n
         }
-        defer { try? handle.close() }
-        // Read at most one byte past the limit, in case the file grew after the size check.
-        let data = (try? handle.read(upToCount: maxBytes == Int.max ? Int.max : maxBytes + 1)) ?? Data()
-        if data.count > maxBytes {
+        if count > maxBytes {
             throw .tooLarge(Diagnostic(code: .tooLarge, message: "file is larger than \(maxBytes) bytes", file: path, span: Span(at: .start)))
         }
-        return SourceFile(path: path, bytes: [UInt8](data))
+        bytes.removeSubrange(count...)
+        return SourceFile(path: path, bytes: bytes)
+    }
+
+    /// An errno as users read it ("no such file", "permission denied", …).
+    static func describe(errno code: Int32) -> String {
+        switch code {
+        case ENOENT: "no such file"
+        case EACCES, EPERM: "permission denied"
+        case ENAMETOOLONG: "the file name is too long"
+        case ENOTDIR: "a part of the path is not a directory"
+        case ELOOP: "too many symbolic links in the path"
+        case EISDIR: "expected a file, found a directory"
+        default: String(cString: strerror(code))
+        }
     }
 
     /// The text of 1-based line `n`, without its newline (invalid UTF-8 shown as U+FFFD).
@@ -78,4 +115,9 @@ public struct SourceFile: Sendable {
         if text.hasSuffix("\r") { text.removeLast() }
         return text
     }
+}
+
+/// The C library's `read`, named apart from ``SourceFile/read(_:maxBytes:)``.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(fd, buffer, count)
 }

@@ -15,6 +15,7 @@ struct DecisionResponder: HTTPResponder {
     let metrics: ServerMetrics
     let log: DecisionLogFile?
     let maxBody: Int
+    let logger: Logger
 
     /// The routes, as patterns (metrics are labelled with these, never with raw paths).
     enum Route: String, CaseIterable {
@@ -92,7 +93,9 @@ struct DecisionResponder: HTTPResponder {
                 ? DecisionService.check(body: body, policy: policy.compiled, policyHash: policy.hash, logging: log != nil)
                 : DecisionService.explain(body: body, policy: policy.compiled, policyHash: policy.hash, logging: log != nil)
             metrics.decided(reply.summary)
-            if let log { log.append(reply.log) }
+            if let log, !log.append(reply.log) {
+                logger.error("decision log write failed; decisions are still answered", metadata: ["error": "\(log.failure ?? "")"])
+            }
             return Answer(reply)
         case .unknown:
             return Answer(DecisionService.error(.notFound, "not found"))

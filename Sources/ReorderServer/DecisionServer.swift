@@ -67,7 +67,7 @@ public enum DecisionServer {
     ) async throws {
         let metrics = ServerMetrics()
         metrics.policiesLoaded(store.snapshot.policies.count)
-        let responder = DecisionResponder(store: store, metrics: metrics, log: log, maxBody: configuration.maxBody)
+        let responder = DecisionResponder(store: store, metrics: metrics, log: log, maxBody: configuration.maxBody, logger: logger)
         let host = configuration.host
         let app = Application(
             responder: responder,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ReorderPolicy
 import ReorderServer
 
 #if canImport(Glibc)

@@ -32,22 +32,22 @@ struct Check: ParsableCommand {
     func run() throws {
         let inputs = try Inputs(policyPath: options.policy, tablePath: options.table)
         var runner = CheckRunner(bound: inputs.bound, format: format, style: .forStandardOutput())
-        var logFile: FileHandle? = nil
+        var logFile: DecisionLogFile? = nil
         if let log {
-            if !FileManager.default.fileExists(atPath: log) { _ = FileManager.default.createFile(atPath: log, contents: nil) }
-            guard let handle = FileHandle(forWritingAtPath: log) else {
-                FileOutput.standardError("error: cannot open the log file '\(log)' for writing\n")
+            guard let file = DecisionLogFile(path: log) else {
+                FileOutput.standardError("error: cannot open the decision log '\(log)' for appending; it must be a regular file\n")
                 throw ExitCode(2)
             }
-            _ = try? handle.seekToEnd()
-            logFile = handle
+            logFile = file
             runner.log = JSONWriter()
             runner.policyHash = DecisionEvent.hash(inputs.document.source.bytes)
         }
+        // Every decision reaches the log, also when stdout is closed early (`| head -1`) or the
+        // batch stops on a bad moves file; a failed write (a full disk) is reported, not fatal.
         defer {
-            if let logFile, let events = runner.log {
-                events.withBytes { logFile.write(Data($0)) }
-                try? logFile.close()
+            if let logFile {
+                if let events = runner.log { logFile.append(events.bytes) }
+                logFile.close()
             }
         }
         if let move = try options.singleMove() {
@@ -64,7 +64,7 @@ struct Check: ParsableCommand {
             let problems = BatchPipeline.run(source, runner: &runner, flush: { output in
                 output.withBytes { FileOutput.standardOutput($0) }
             }, flushLog: { events in
-                events.withBytes { sink?.write(Data($0)) }
+                sink?.append(events.bytes)
             })
             if !problems.isEmpty {
                 for d in problems {
@@ -75,6 +75,14 @@ struct Check: ParsableCommand {
         }
         let status = runner.finish()
         runner.output.withBytes { FileOutput.standardOutput($0) }
+        if let logFile, let events = runner.log {
+            logFile.append(events.bytes)
+            runner.log?.reset()
+            if let failure = logFile.failure {
+                FileOutput.standardError("error: \(failure)\n")
+                throw ExitCode(2)
+            }
+        }
         throw ExitCode(status)
     }
 }

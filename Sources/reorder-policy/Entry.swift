@@ -21,6 +21,11 @@ struct ReorderPolicyCommand: ParsableCommand {
 
     /// Usage errors exit with status 2 (SPEC §5), not ArgumentParser's default 64.
     static func main() {
+        // A closed stdout (`| head -1`) must not kill the process before the decision log is
+        // written: writes then fail with EPIPE, and FileOutput stops writing.
+        signal(SIGPIPE, SIG_IGN)
+        // A file-size limit (`ulimit -f`) makes a log write fail with EFBIG instead of killing us.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -54,13 +59,21 @@ enum FileOutput {
     }
 
     static func standardOutput(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard !standardOutputClosed else { return }
         var offset = 0
         while offset < buffer.count {
             let n = write(1, buffer.baseAddress! + offset, buffer.count - offset)
-            if n <= 0 { break }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                standardOutputClosed = true  // EPIPE: the reader is gone; the work goes on
+                return
+            }
             offset += n
         }
     }
+
+    /// Set once stdout's reader has gone away (only the one thread writing stdout touches it).
+    nonisolated(unsafe) static var standardOutputClosed = false
 
     static func standardOutput(_ text: String) { standardOutput(Array(text.utf8)) }
 

@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -7,13 +6,19 @@ import Glibc
 import Darwin
 #endif
 
-/// The `--log` file: decision records appended as JSON lines. Each request's lines go to the
-/// kernel in one locked write loop, so lines from concurrent requests never interleave and
-/// nothing waits in a user-space buffer when the process exits.
+/// A decision log (`check --log`, the server's `--log`): decision records appended as JSON
+/// lines. Each batch of lines goes to the kernel in one locked write loop, so lines from
+/// concurrent requests never interleave and nothing waits in a user-space buffer when the
+/// process exits. Only regular files are opened (a FIFO would block), and a failed write (a
+/// full disk) is reported through ``failure`` instead of stopping the process.
 public final class DecisionLogFile: Sendable {
     private let descriptor: Mutex<Int32>
     /// The path as given.
     public let path: String
+
+    /// Why the last write failed, if one did.
+    public var failure: String? { lastFailure.withLock { $0 } }
+    private let lastFailure = Mutex<String?>(nil)
 
     /// Opens `path` for appending, creating it; nil when it cannot be opened.
     public init?(path: String) {
@@ -41,7 +46,11 @@ public final class DecisionLogFile: Sendable {
                 while offset < buffer.count {
                     let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                     if n < 0 && errno == EINTR { continue }
-                    if n <= 0 { return false }
+                    if n <= 0 {
+                        let reason = n < 0 ? String(cString: strerror(errno)) : "nothing was written"
+                        lastFailure.withLock { $0 = "cannot write the decision log '\(path)': \(reason)" }
+                        return false
+                    }
                     offset += n
                 }
                 return true

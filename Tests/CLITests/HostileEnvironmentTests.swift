@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Hostile environments: FIFOs, devices, full or size-limited disks, readers that go away.
+/// Each case must end in seconds with a coded error or a correct result — never a hang, a
+/// signal or lost decisions.
+@Suite struct HostileEnvironmentTests {
+    static let board = ["--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml"]
+
+    static func fifo() throws -> String {
+        let path = try CLI.scratch("fifo-\(UUID().uuidString.prefix(8)).yaml", "")
+        unlink(path)
+        #expect(mkfifo(path, 0o644) == 0)
+        return path
+    }
+
+    /// Runs the CLI and fails the test if it takes longer than `seconds` (a hang).
+    static func runBounded(_ arguments: [String], seconds: Double = 10) throws -> CLI.Result {
+        let started = Date()
+        let result = try CLI.run(arguments)
+        #expect(Date().timeIntervalSince(started) < seconds, "\(arguments) took too long")
+        return result
+    }
+
+    @Test("a FIFO as policy, table, moves or log is refused at once, not read forever")
+    func fifosAreRefused() throws {
+        let fifo = try Self.fifo()
+        let cases: [[String]] = [
+            ["check", "--policy", fifo, "--table", "policies/tables/sprint.yaml", "--from", "0.0", "--to", "0.1"],
+            ["check", "--policy", "policies/board.yaml", "--table", fifo, "--from", "0.0", "--to", "0.1"],
+            ["check"] + Self.board + ["--moves", fifo],
+            ["check"] + Self.board + ["--from", "0.0", "--to", "0.1", "--log", fifo],
+            ["lint", fifo],
+            ["test", fifo],
+        ]
+        for arguments in cases {
+            let result = try Self.runBounded(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect((result.stderr + result.stdout).contains("FIFO") || result.stderr.contains("regular file"), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test("a device as moves file or log is refused before a byte is read")
+    func devicesAreRefused() throws {
+        let zero = try Self.runBounded(["check"] + Self.board + ["--moves", "/dev/zero"])
+        #expect(zero.status == 2)
+        #expect(zero.stderr.contains("error[unreadable]: expected a regular file, found a device"))
+        let full = try Self.runBounded(["check"] + Self.board + ["--from", "0.0", "--to", "0.1", "--log", "/dev/full"])
+        #expect(full.status == 2)
+        #expect(full.stderr.contains("must be a regular file"))
+    }
+
+    @Test("lint reports FIFOs and broken links below a directory instead of skipping them")
+    func lintReportsWhatItCannotRead() throws {
+        let dir = URL(fileURLWithPath: try CLI.scratch("placeholder", "")).deletingLastPathComponent()
+            .appendingPathComponent("lint-dir-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try String(contentsOfFile: CLI.packageRoot.appendingPathComponent("policies/board.yaml").path, encoding: .utf8)
+            .write(to: dir.appendingPathComponent("board.yaml"), atomically: true, encoding: .utf8)
+        #expect(mkfifo(dir.appendingPathComponent("pipe.yaml").path, 0o644) == 0)
+        #expect(symlink("/no/such/target", dir.appendingPathComponent("gone.yml").path) == 0)
+        #expect(symlink("..", dir.appendingPathComponent("loop").path) == 0)
+        let result = try Self.runBounded(["lint", dir.path])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("pipe.yaml:1:1: error[unreadable]: expected a regular file, found a FIFO"))
+        #expect(result.stdout.contains("gone.yml:1:1: error[unreadable]: no such file"))
+        #expect(result.stdout.contains("checked 1 policy file"))
+    }
+
+    @Test("a log write that fails (file size limit) is an error; stdout stays complete JSON")
+    func failedLogWritesAreReported() throws {
+        let moves = try CLI.scratch("many-moves.yaml", String(repeating: "- { from: [0, 0], to: [0, 1] }\n", count: 5_000))
+        let log = try CLI.scratch("limited-\(UUID().uuidString.prefix(8)).log", "")
+        let command = "ulimit -f 8; exec '\(CLI.executable.path)' check --policy policies/board.yaml --table policies/tables/sprint.yaml --moves '\(moves)' --format json --log '\(log)'"
+        let result = try Self.runShell(command)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot write the decision log"))
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect((json?["results"] as? [Any])?.count == 5_000)
+    }
+
+    @Test("when the reader of stdout goes away, every decision still reaches the log")
+    func closedStdoutLosesNoDecision() throws {
+        let moves = try CLI.scratch("pipe-moves.yaml", String(repeating: "- { from: [0, 0], to: [0, 1] }\n", count: 20_000))
+        let log = try CLI.scratch("pipe-\(UUID().uuidString.prefix(8)).log", "")
+        let command = "'\(CLI.executable.path)' check --policy policies/board.yaml --table policies/tables/sprint.yaml --moves '\(moves)' --format json --log '\(log)' | head -c 100 >/dev/null; echo ${PIPESTATUS[0]}"
+        let result = try Self.runShell(command)
+        // Every move is allowed (0); a process killed by SIGPIPE would give 141.
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "not killed by SIGPIPE: \(result.stdout)")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 20_000)
+    }
+
+    static func runShell(_ command: String) throws -> CLI.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", command]
+        process.currentDirectoryURL = CLI.packageRoot
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        nonisolated(unsafe) var outData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            outData = out.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return CLI.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                          stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
