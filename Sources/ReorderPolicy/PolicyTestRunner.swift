@@ -81,6 +81,17 @@ public enum PolicyTestRunner {
             case .inline(let t): table = t
             case .file(let path, let span):
                 let full = path.hasPrefix("/") || directory.isEmpty ? path : directory + "/" + path
+                // Test tables live next to the policy or below it: a policy from a pull request
+                // must not read (and echo in diagnostics) files elsewhere on the machine.
+                if let outside = Self.outsideTree(full, root: directory.isEmpty ? "." : directory) {
+                    outcome.errors = [Diagnostic(
+                        code: .invalidValue, message: "the test's table '\(path)' is outside the policy's directory (\(outside))",
+                        file: document.source.path, span: span,
+                        help: "put test tables next to the policy file or in a folder below it")]
+                    outcome.mismatches = ["the table could not be loaded"]
+                    outcomes.append(outcome)
+                    continue
+                }
                 if tables[full] == nil {
                     let loaded = TableLoader.load(path: full)
                     tables[full] = (loaded.table, loaded.diagnostics)
@@ -130,5 +141,30 @@ public enum PolicyTestRunner {
             mismatches.append("rules: expected \(missing.joined(separator: ", ")) among the violations, got \(got.isEmpty ? "none" : got.joined(separator: ", "))")
         }
         return mismatches
+    }
+
+    /// Why `path` is not inside the directory `root` once both are resolved (symbolic links,
+    /// `..`), or nil when it is inside. A path that does not exist is judged by its folder.
+    static func outsideTree(_ path: String, root: String) -> String? {
+        guard let base = realPath(root) else { return "the policy's directory cannot be resolved" }
+        var target = realPath(path)
+        if target == nil, let folder = realPath((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent) {
+            target = folder + "/" + (path as NSString).lastPathComponent
+        }
+        guard let target else {
+            // Nothing there to resolve (no links can hide in a missing folder): judge the
+            // path as written, made absolute; the loader then says it cannot be read.
+            let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            let normalized = (absolute as NSString).standardizingPath
+            return normalized.hasPrefix(base.hasSuffix("/") ? base : base + "/") ? nil : "it resolves to \(normalized)"
+        }
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        return target.hasPrefix(prefix) ? nil : "it resolves to \(target)"
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

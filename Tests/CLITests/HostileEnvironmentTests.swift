@@ -97,6 +97,31 @@ import Darwin
         #expect(lines.count == 20_000)
     }
 
+    @Test("a policy test's table stays inside the policy's directory: no absolute paths, '..' or links out")
+    func testTablesAreConfined() throws {
+        let dir = URL(fileURLWithPath: try CLI.scratch("placeholder", "")).deletingLastPathComponent()
+            .appendingPathComponent("confined-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("tables"), withIntermediateDirectories: true)
+        try "sections: [ { rows: [a, b] } ]\n".write(to: dir.appendingPathComponent("tables/ok.yaml"), atomically: true, encoding: .utf8)
+        #expect(symlink("/etc/passwd", dir.appendingPathComponent("tables/escape.yaml").path) == 0)
+        func item(_ name: String, _ table: String) -> String {
+            "  - name: \(name)\n    table: \(table)\n    move: { from: [0, 0], to: [0, 1] }\n    expect: allowed\n"
+        }
+        let policy = "reorder-policy: 1\nname: confined\nrules: []\ntests:\n"
+            + item("inside", "tables/ok.yaml") + item("absolute", "/etc/passwd") + item("parent", "../../../../../../etc/passwd")
+            + item("link", "tables/escape.yaml") + item("missing", "tables/none.yaml")
+        let file = dir.appendingPathComponent("p.yaml")
+        try policy.write(to: file, atomically: true, encoding: .utf8)
+        let result = try Self.runBounded(["test", file.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("✓ inside"))
+        #expect(result.stdout.contains("p.yaml:10:12: error[invalid-value]: the test's table '/etc/passwd' is outside the policy's directory"))
+        #expect(result.stdout.contains("p.yaml:14:12: error[invalid-value]: the test's table '../../../../../../etc/passwd' is outside"))
+        #expect(result.stdout.contains("p.yaml:18:12: error[invalid-value]: the test's table 'tables/escape.yaml' is outside"))
+        #expect(result.stdout.contains("p.yaml:22:12: error[unreadable]: cannot read the test's table 'tables/none.yaml'"))
+        #expect(!result.stdout.contains("root:"), "nothing of the outside file is shown")
+    }
+
     static func runShell(_ command: String) throws -> CLI.Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
