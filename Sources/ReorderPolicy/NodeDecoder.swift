@@ -107,8 +107,13 @@ struct NodeDecoder {
     }
 
     /// The closest known word within a small edit distance.
+    /// Suggestions are for typos of short words: longer words (or candidates) are not compared,
+    /// so a 100 KB id costs nothing here instead of a quadratic edit distance.
+    static let longestSuggested = 64
+
     static func closest(to word: String, in candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, distance(word.lowercased(), $0)) }
+        guard word.utf8.count <= longestSuggested else { return nil }
+        let scored = candidates.filter { $0.utf8.count <= longestSuggested }.map { ($0, distance(word.lowercased(), $0)) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         return best.1 <= max(2, word.count / 3) ? best.0 : nil
     }

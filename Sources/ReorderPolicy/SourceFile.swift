@@ -98,22 +98,41 @@ public struct SourceFile: Sendable {
     }
 
     /// The text of 1-based line `n`, without its newline (invalid UTF-8 shown as U+FFFD).
+    /// Scans the file; renderers that show many lines use ``SourceLines`` instead.
     public func line(_ n: Int) -> String? {
-        var current = 1, start = 0
-        var i = 0
-        while i < bytes.count && current < n {
-            if bytes[i] == 0x0A {
-                current += 1
-                start = i + 1
-            }
-            i += 1
+        SourceLines(self).line(n)
+    }
+}
+
+/// Where each line of a source starts, found once, so that showing a line costs its own
+/// length rather than a scan of the file (a file with 20,000 findings stays linear).
+public struct SourceLines: Sendable {
+    /// The file.
+    public let source: SourceFile
+    private let starts: [Int]
+
+    /// Indexes the lines of `source`.
+    public init(_ source: SourceFile) {
+        self.source = source
+        var starts = [0]
+        source.bytes.withUnsafeBufferPointer { b in
+            for i in b.indices where b[i] == 0x0A { starts.append(i + 1) }
         }
-        guard current == n, start <= bytes.count else { return nil }
-        var end = start
-        while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-        var text = String(decoding: bytes[start..<end], as: UTF8.self)
-        if text.hasSuffix("\r") { text.removeLast() }
-        return text
+        self.starts = starts
+    }
+
+    /// The byte range of 1-based line `n`, without its line break.
+    public func range(_ n: Int) -> Range<Int>? {
+        guard n >= 1, n <= starts.count else { return nil }
+        let start = starts[n - 1]
+        var end = n < starts.count ? starts[n] - 1 : source.bytes.count
+        if end > start && source.bytes[end - 1] == 0x0D { end -= 1 }
+        return start..<end
+    }
+
+    /// The text of 1-based line `n`, without its line break (invalid UTF-8 shown as U+FFFD).
+    public func line(_ n: Int) -> String? {
+        range(n).map { String(decoding: source.bytes[$0], as: UTF8.self) }
     }
 }
 

@@ -3,6 +3,15 @@
 public enum DiagnosticRenderer {
     /// One diagnostic as text: `file:line:col: error[code]: message`, a code frame, and help.
     public static func text(_ d: Diagnostic, source: SourceFile?, style: TerminalStyle) -> String {
+        text(d, lines: source.map(SourceLines.init), style: style)
+    }
+
+    /// At most this many findings of one file are shown as text (JSON, SARIF and GitHub
+    /// output carry them all): a file with 20,000 mistakes gets a readable, bounded report.
+    public static let maxShownPerFile = 50
+
+    /// One diagnostic as text, from an indexed source.
+    public static func text(_ d: Diagnostic, lines source: SourceLines?, style: TerminalStyle) -> String {
         let severity = d.severity == .error ? style.red("error[\(d.code)]") : style.yellow("warning[\(d.code)]")
         var lines = [style.bold("\(d.file):\(d.span.start.line):\(d.span.start.column):") + " \(severity): " + style.bold(d.message)]
         lines += CodeFrame.render(source, span: d.span, style: style)
@@ -18,7 +27,12 @@ public enum DiagnosticRenderer {
         var blocks: [String] = []
         for d in report.unreadable { blocks.append(text(d, source: nil, style: style)) }
         for document in report.documents {
-            for d in document.diagnostics { blocks.append(text(d, source: document.source, style: style)) }
+            let lines = SourceLines(document.source)
+            for d in document.diagnostics.prefix(maxShownPerFile) { blocks.append(text(d, lines: lines, style: style)) }
+            if document.diagnostics.count > maxShownPerFile {
+                let more = document.diagnostics.count - maxShownPerFile
+                blocks.append(style.bold("\(document.source.path):") + " … and \(more) more finding\(more == 1 ? "" : "s") in this file (--format json lists them all)")
+            }
         }
         let files = report.documents.count
         let summary = "checked \(files) policy file\(files == 1 ? "" : "s"): "

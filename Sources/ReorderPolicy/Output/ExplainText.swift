@@ -8,25 +8,32 @@ public enum ExplainText {
 
     /// Splits `text` into lines of at most `width` characters at spaces (long words are cut).
     static func wrap(_ text: String, width: Int) -> [String] {
+        // Linear in the text: words are cut by index, never re-counted or copied again.
         let width = max(20, width)
-        var lines: [String] = [], current = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            var word = String(word)
-            while word.count > width {
-                if !current.isEmpty {
+        var lines: [String] = [], current = "", currentCount = 0
+        for piece in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let chars = Array(piece)
+            var from = 0
+            while chars.count - from > width {
+                if currentCount > 0 {
                     lines.append(current)
                     current = ""
+                    currentCount = 0
                 }
-                lines.append(String(word.prefix(width)))
-                word = String(word.dropFirst(width))
+                lines.append(String(chars[from..<(from + width)]))
+                from += width
             }
-            if current.isEmpty {
-                current = word
-            } else if current.count + 1 + word.count <= width {
-                current += " " + word
+            let rest = chars.count - from
+            if currentCount == 0 && current.isEmpty {
+                current = String(chars[from...])
+                currentCount = rest
+            } else if currentCount + 1 + rest <= width {
+                current += " " + String(chars[from...])
+                currentCount += 1 + rest
             } else {
                 lines.append(current)
-                current = word
+                current = String(chars[from...])
+                currentCount = rest
             }
         }
         lines.append(current)

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import ReorderPolicy
+
+/// Small files that used to cost superlinear work: each must finish in seconds (a hang guard,
+/// not a performance measurement) and still show the right thing.
+@Suite struct HostileSizeTests {
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = Date()
+        try body()
+        return Date().timeIntervalSince(start)
+    }
+
+    @Test("a code frame of a 200,000-character line is a window with the caret under the span")
+    func longLinesAreCut() {
+        // Unique words, so the caret can be checked against what it points at.
+        let words = (0..<20_000).map { "w\($0)" }
+        let line = words.joined(separator: " ")
+        let target = "w12345"
+        let column = line.distance(from: line.startIndex, to: line.range(of: " \(target) ")!.lowerBound) + 2
+        let source = SourceFile(path: "x.yaml", text: "a: 1\n" + line + "\n")
+        let span = Span(start: Mark(line: 2, column: column), end: Mark(line: 2, column: column + target.count))
+        let frame = CodeFrame.render(SourceLines(source), span: span, style: .plain)
+        #expect(frame.count == 3)
+        let shown = Array(frame[1].dropFirst(4)), underline = Array(frame[2].dropFirst(4))
+        #expect(shown.count <= CodeFrame.maxShown + 2)
+        #expect(shown.first == "…" && shown.last == "…")
+        let caret = underline.firstIndex(of: "^")!
+        #expect(String(shown[caret..<(caret + target.count)]) == target)
+        #expect(underline.filter { $0 == "^" }.count == target.count)
+    }
+
+    @Test("20,000 findings on one line: text is bounded per file, JSON keeps them all")
+    func manyFindingsOnOneLine() throws {
+        let keys = (0..<20_000).map { "k\($0): 1" }.joined(separator: ", ")
+        let text = "reorder-policy: 1\nname: t\nrules: [ { pin: all, \(keys) } ]\n"
+        var report = LintReport(documents: [], unreadable: [])
+        let elapsed = Self.seconds {
+            report.documents = [PolicyLoader.load(text: text, path: "wide.yaml")]
+            let rendered = DiagnosticRenderer.lintText(report, style: .plain)
+            #expect(rendered.contains("… and \(20_000 - DiagnosticRenderer.maxShownPerFile) more findings in this file"))
+            #expect(rendered.split(separator: "\n").allSatisfy { $0.count < 400 })
+        }
+        #expect(report.errors == 20_000)
+        #expect(DiagnosticRenderer.lintJSON(report).components(separatedBy: "\"code\": \"unknown-key\"").count - 1 == 20_000)
+        #expect(elapsed < 10)
+    }
+
+    @Test("did-you-mean is not tried on a 100 KB word")
+    func noSuggestionsForHugeWords() {
+        let huge = String(repeating: "x", count: 100_000)
+        let elapsed = Self.seconds {
+            #expect(NodeDecoder.closest(to: huge, in: [huge + "y", "pin"]) == nil)
+            #expect(NodeDecoder.closest(to: "pinn", in: [huge, "pin"]) == "pin")
+        }
+        #expect(elapsed < 1)
+    }
+
+    @Test("wrapping a 1 MB word is linear and loses nothing", arguments: [20, 37, 90])
+    func wrapIsLinear(width: Int) {
+        let word = String(repeating: "abcdefghij", count: 100_000)
+        let text = "moving \"\(word)\" to 0.0 would shift it"
+        var lines: [String] = []
+        let elapsed = Self.seconds { lines = ExplainText.wrap(text, width: width) }
+        #expect(lines.allSatisfy { $0.count <= width })
+        #expect(lines.joined().replacingOccurrences(of: " ", with: "") == text.replacingOccurrences(of: " ", with: ""))
+        #expect(elapsed < 5)
+    }
+}
