@@ -62,17 +62,24 @@ public enum MoveInference {
             let own = list.filter { $0.section == t }
             for k in longestIncreasing(own.map(\.row)) { stays.insert(own[k]) }
         }
-        // Place each mover right after its nearest placed predecessor in the new order.
-        var working = before.sections.indices.map { s in before.sections[s].rows.indices.map { Position(section: s, row: $0) } }
+        // Place each mover right after its predecessor in the new order. Rows are visited in
+        // the new order, so that predecessor is always placed already. Positions in the working
+        // table come from an order-statistics tree, so each move costs O(log n), not a scan.
+        var base: [Int] = [], total = 0
+        for section in before.sections {
+            base.append(total)
+            total += section.rows.count
+        }
+        var working = SequenceForest(sectionSizes: before.sections.map(\.rows.count))
         var placed = stays
         var moves: [Move] = []
         for (t, list) in origin.enumerated() {
             for (j, row) in list.enumerated() where !placed.contains(row) {
-                let from = locate(row, in: working)
-                working[from.section].remove(at: from.row)
-                let predecessor = list[..<j].last { placed.contains($0) }
-                let index = predecessor.map { locate($0, in: working).row + 1 } ?? 0
-                working[t].insert(row, at: index)
+                let node = base[row.section] + row.row
+                let from = working.position(of: node)
+                working.remove(node)
+                let index = j == 0 ? 0 : working.position(of: base[list[j - 1].section] + list[j - 1].row).row + 1
+                working.insert(node, into: t, at: index)
                 moves.append(.row(from: from, to: Position(section: t, row: index)))
                 placed.insert(row)
             }
@@ -98,13 +105,6 @@ public enum MoveInference {
         return (changed[0].was, changed[1].was)
     }
 
-    static func locate(_ row: Position, in working: [[Position]]) -> Position {
-        for (s, list) in working.enumerated() {
-            if let r = list.firstIndex(of: row) { return Position(section: s, row: r) }
-        }
-        preconditionFailure("every row is in the working table")
-    }
-
     /// Indices of one longest strictly increasing subsequence of `values` (patience sorting).
     static func longestIncreasing(_ values: [Int]) -> [Int] {
         var tails: [Int] = [], previous = [Int](repeating: -1, count: values.count)
@@ -124,5 +124,109 @@ public enum MoveInference {
             k = previous[k]
         }
         return out.reversed()
+    }
+}
+
+/// The rows of every section as implicit treaps (one per section, nodes are rows numbered in
+/// reading order of the starting table): where a row is, removing it and inserting it at an
+/// index each cost O(log n) expected.
+struct SequenceForest {
+    private var left: [Int], right: [Int], parent: [Int], size: [Int], priority: [UInt64]
+    private var roots: [Int]
+    private var sectionOf: [Int]
+
+    init(sectionSizes: [Int]) {
+        let n = sectionSizes.reduce(0, +)
+        left = Array(repeating: -1, count: n)
+        right = left
+        parent = left
+        size = Array(repeating: 1, count: n)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        priority = (0..<n).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 11
+        }
+        roots = []
+        sectionOf = []
+        var next = 0
+        for (s, count) in sectionSizes.enumerated() {
+            var root = -1
+            for node in next..<(next + count) {
+                root = merge(root, node)
+                sectionOf.append(s)
+            }
+            roots.append(root)
+            next += count
+        }
+    }
+
+    private func count(_ t: Int) -> Int { t < 0 ? 0 : size[t] }
+
+    private mutating func update(_ t: Int) {
+        size[t] = 1 + count(left[t]) + count(right[t])
+        if left[t] >= 0 { parent[left[t]] = t }
+        if right[t] >= 0 { parent[right[t]] = t }
+    }
+
+    private mutating func merge(_ a: Int, _ b: Int) -> Int {
+        if a < 0 { return b }
+        if b < 0 { return a }
+        if priority[a] > priority[b] {
+            right[a] = merge(right[a], b)
+            update(a)
+            parent[a] = -1
+            return a
+        }
+        left[b] = merge(a, left[b])
+        update(b)
+        parent[b] = -1
+        return b
+    }
+
+    /// The first `k` nodes of `t`, and the rest.
+    private mutating func split(_ t: Int, _ k: Int) -> (Int, Int) {
+        if t < 0 { return (-1, -1) }
+        if count(left[t]) >= k {
+            let (a, b) = split(left[t], k)
+            left[t] = b
+            update(t)
+            parent[t] = -1
+            if a >= 0 { parent[a] = -1 }
+            return (a, t)
+        }
+        let (a, b) = split(right[t], k - count(left[t]) - 1)
+        right[t] = a
+        update(t)
+        parent[t] = -1
+        if b >= 0 { parent[b] = -1 }
+        return (t, b)
+    }
+
+    /// Where row `node` is now.
+    func position(of node: Int) -> Position {
+        var index = count(left[node]), c = node
+        while parent[c] >= 0 {
+            let p = parent[c]
+            if right[p] == c { index += count(left[p]) + 1 }
+            c = p
+        }
+        return Position(section: sectionOf[node], row: index)
+    }
+
+    mutating func remove(_ node: Int) {
+        let p = position(of: node)
+        let (a, rest) = split(roots[p.section], p.row)
+        let (_, c) = split(rest, 1)
+        roots[p.section] = merge(a, c)
+        left[node] = -1
+        right[node] = -1
+        parent[node] = -1
+        size[node] = 1
+    }
+
+    mutating func insert(_ node: Int, into section: Int, at index: Int) {
+        let (a, c) = split(roots[section], index)
+        roots[section] = merge(merge(a, node), c)
+        sectionOf[node] = section
     }
 }

@@ -104,17 +104,23 @@ public struct Table: Hashable, Sendable {
 
     /// The table after `move`: remove, then insert (never an exchange).
     public func applying(_ move: Move) throws(MoveError) -> Table {
-        try validate(move)
         var copy = self
+        try copy.apply(move)
+        return copy
+    }
+
+    /// Applies `move` in place (SPEC §1): no copy of the table when it is not shared, so a
+    /// long run of moves costs the moves, not a copy of every row per move.
+    public mutating func apply(_ move: Move) throws(MoveError) {
+        try validate(move)
         switch move {
         case .row(let from, let to):
-            let row = copy.sections[from.section].rows.remove(at: from.row)
-            copy.sections[to.section].rows.insert(row, at: to.row)
+            let row = sections[from.section].rows.remove(at: from.row)
+            sections[to.section].rows.insert(row, at: to.row)
         case .section(let from, let to):
-            let section = copy.sections.remove(at: from)
-            copy.sections.insert(section, at: to)
+            let section = sections.remove(at: from)
+            sections.insert(section, at: to)
         }
-        return copy
     }
 }
 

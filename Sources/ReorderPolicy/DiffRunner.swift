@@ -49,11 +49,17 @@ public struct DiffReport: Sendable {
         }
         var table = before
         for move in moves {
-            // Inferred moves always fit the table they apply to.
-            guard let decision = try? policy.bind(table).decide(move), let next = try? table.applying(move) else { break }
+            // Inferred moves always fit the table they apply to. The bound policy is released
+            // before the move is applied, so the table is changed in place, not copied.
+            let decision: Decision
+            do {
+                decision = try policy.bind(table).decide(move)
+                try table.apply(move)
+            } catch {
+                break
+            }
             decisions.append(decision)
             summary.add(decision.kind)
-            table = next
         }
     }
 
