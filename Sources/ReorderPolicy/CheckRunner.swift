@@ -60,7 +60,8 @@ public struct CheckRunner {
             DecisionJSON.separator(count, into: &output)
             DecisionJSON.invalid(given: given, error: error, into: &output)
         case .text:
-            text([label.padding(toLength: max(12, label.count), withPad: " ", startingAt: 0) + "  " + style.red("invalid   ") + "  " + error])
+            let label = label.visible
+            text([label.padding(toLength: max(12, label.count), withPad: " ", startingAt: 0) + "  " + style.red("invalid   ") + "  " + error.visible])
         }
         count += 1
     }

@@ -122,6 +122,41 @@ import Darwin
         #expect(!result.stdout.contains("root:"), "nothing of the outside file is shown")
     }
 
+    @Test("control characters from ids, names, messages and keys are shown escaped in text output")
+    func noTerminalInjection() throws {
+        let esc = "\\e[2J\\e]0;pwned\\a"  // clear screen, set the title (YAML double-quoted escapes)
+        let policy = try CLI.scratch("inject.yaml", """
+            reorder-policy: 1
+            name: "inject\(esc)"
+            rules:
+              - pin: { first: 1 }
+                id: "header\(esc)"
+                message: "fake line\\nerror: forged\(esc)"
+            tests:
+              - name: "a test\\nFORGED ✓ line\(esc)"
+                table: { sections: [ { id: "sec\(esc)", rows: ["H\(esc)", "b\\u202Eevil", "c"] } ] }
+                move: { from: [0, 2], to: [0, 0] }
+                expect: allowed
+            """)
+        let table = try CLI.scratch("inject-table.yaml", "sections:\n  - id: \"sec\(esc)\"\n    rows: [\"H\(esc)\", \"b\\u202Eevil\", \"c\\nforged\"]\n")
+        let broken = try CLI.scratch("inject-broken.yaml", "reorder-policy: 1\nname: x\nrules:\n  - \"pin\(esc)\": all\n")
+        let moves = try CLI.scratch("inject-moves.yaml", "- { from: [0, 2], to: [0, 0] }\n- { \"x\(esc)\": 1 }\n")
+        let runs: [[String]] = [
+            ["check", "--policy", policy, "--table", table, "--from", "0.2", "--to", "0.0"],
+            ["check", "--policy", policy, "--table", table, "--moves", moves],
+            ["explain", "--policy", policy, "--table", table, "--from", "0.2", "--to", "0.0"],
+            ["test", policy],
+            ["lint", broken],
+        ]
+        for arguments in runs {
+            let result = try CLI.run(arguments)
+            let raw = result.stdout.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E }
+            #expect(raw.isEmpty, "\(arguments[0]) printed raw control characters: \(raw.map { $0.value })")
+            #expect(result.stdout.contains("\\u{1B}"), "\(arguments[0]) shows the escape visibly")
+            #expect(!result.stdout.contains("\nerror: forged") && !result.stdout.contains("\nFORGED"), "\(arguments[0]) forged a line")
+        }
+    }
+
     static func runShell(_ command: String) throws -> CLI.Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")

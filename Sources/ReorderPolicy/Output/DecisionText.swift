@@ -30,11 +30,11 @@ public enum DecisionText {
         }
         var out = [head]
         for v in d.violations {
-            var rule = "    \(style.red("✗")) \(style.bold(v.rule)) (\(v.kind))"
-            if let l = v.location { rule += style.dim("  \(l.file):\(l.line):\(l.column)") }
+            var rule = "    \(style.red("✗")) \(style.bold(v.rule.visible)) (\(v.kind))"
+            if let l = v.location { rule += style.dim("  \(l.file.visible):\(l.line):\(l.column)") }
             out.append(rule)
-            out.append("      \(v.reason)")
-            if let message = v.message { out.append("      " + style.cyan("“\(message)”")) }
+            out.append("      \(v.reason.visible)")
+            if let message = v.message { out.append("      " + style.cyan("“\(message.visible)”")) }
         }
         return out
     }

@@ -13,12 +13,12 @@ public enum DiagnosticRenderer {
     /// One diagnostic as text, from an indexed source.
     public static func text(_ d: Diagnostic, lines source: SourceLines?, style: TerminalStyle) -> String {
         let severity = d.severity == .error ? style.red("error[\(d.code)]") : style.yellow("warning[\(d.code)]")
-        var lines = [style.bold("\(d.file):\(d.span.start.line):\(d.span.start.column):") + " \(severity): " + style.bold(d.message)]
+        var lines = [style.bold("\(d.file.visible):\(d.span.start.line):\(d.span.start.column):") + " \(severity): " + style.bold(d.message.visible)]
         lines += CodeFrame.render(source, span: d.span, style: style)
         let width = String(d.span.start.line).count
         let pad = String(repeating: " ", count: width)
-        for note in d.notes { lines.append(style.blue("\(pad) =") + " note: \(note)") }
-        if let help = d.help { lines.append(style.blue("\(pad) =") + " " + style.cyan("help:") + " \(help)") }
+        for note in d.notes { lines.append(style.blue("\(pad) =") + " note: \(note.visible)") }
+        if let help = d.help { lines.append(style.blue("\(pad) =") + " " + style.cyan("help:") + " \(help.visible)") }
         return lines.joined(separator: "\n")
     }
 

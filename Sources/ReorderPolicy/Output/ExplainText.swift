@@ -45,7 +45,7 @@ public enum ExplainText {
         var out: [String] = []
         let d = e.decision
         let policy = bound.compiled.policy
-        out.append(style.bold("policy    ") + policy.name)
+        out.append(style.bold("policy    ") + policy.name.visible)
         for (n, line) in wrap(describeMove(d.move, bound), width: width - 10).enumerated() {
             out.append((n == 0 ? style.bold("move      ") : "          ") + line)
         }
@@ -59,7 +59,7 @@ public enum ExplainText {
         out.append(style.bold("decision  ") + decision)
         out.append("")
         out.append(style.bold("rules"))
-        let idWidth = min(24, e.trace.map(\.rule.count).max() ?? 0)
+        let idWidth = min(24, e.trace.map(\.rule.visible.count).max() ?? 0)
         let kindWidth = e.trace.map(\.kind.count).max() ?? 0
         for t in e.trace {
             let mark: String
@@ -68,24 +68,25 @@ public enum ExplainText {
             case .violated: mark = style.red("✗ violated      ")
             case .notApplicable: mark = style.dim("· not-applicable")
             }
-            let id = t.rule.padding(toLength: max(idWidth, t.rule.count), withPad: " ", startingAt: 0)
+            let rule = t.rule.visible, reason = t.reason.visible
+            let id = rule.padding(toLength: max(idWidth, rule.count), withPad: " ", startingAt: 0)
             let kind = t.kind.padding(toLength: kindWidth, withPad: " ", startingAt: 0)
             // Keep every line within the width: the reason wraps under the rule when it is long.
             let head = "  \(mark)  \(style.bold(id))  \(style.dim(kind))  "
             let headWidth = 2 + 16 + 2 + id.count + 2 + kind.count + 2
-            let lines = wrap(t.reason, width: width - headWidth)
+            let lines = wrap(reason, width: width - headWidth)
             if headWidth + (lines.first?.count ?? 0) <= width && lines.count == 1 {
-                out.append(head + t.reason)
+                out.append(head + reason)
             } else {
                 out.append(head.trimmingTrailingSpaces())
-                out += wrap(t.reason, width: width - 6).map { "      " + $0 }
+                out += wrap(reason, width: width - 6).map { "      " + $0 }
             }
             if t.verdict == .violated, let location = t.location {
-                out.append("      " + style.dim("\(location.file):\(location.line):\(location.column)"))
+                out.append("      " + style.dim("\(location.file.visible):\(location.line):\(location.column)"))
                 let span = Span(start: Mark(line: location.line, column: location.column),
                                 end: Mark(line: location.line, column: Int.max / 2))
-                let frame = CodeFrame.render(policySource, span: ruleSpan(policySource, location), label: t.message, style: style)
-                out += (frame.isEmpty ? CodeFrame.render(policySource, span: span, label: t.message, style: style) : frame)
+                let frame = CodeFrame.render(policySource, span: ruleSpan(policySource, location), label: t.message?.visible, style: style)
+                out += (frame.isEmpty ? CodeFrame.render(policySource, span: span, label: t.message?.visible, style: style) : frame)
                     .map { "      " + $0 }.map { cut($0, style) }
             }
         }
@@ -131,7 +132,7 @@ public enum ExplainText {
     static func describeMove(_ move: Move, _ bound: BoundPolicy) -> String {
         switch move {
         case .row(let from, let to):
-            let id = bound.table.row(at: from).map { "\"\($0.id)\"" } ?? "?"
+            let id = bound.table.row(at: from).map { "\"\($0.id.visible)\"" } ?? "?"
             let within = from.section == to.section ? "within \(bound.sectionLabel(from.section))"
                 : "from \(bound.sectionLabel(from.section)) to \(bound.sectionLabel(to.section))"
             return "\(from) → \(to)   (\(id), \(within))"
@@ -145,7 +146,7 @@ extension BoundPolicy {
     /// `section 1 ("Doing")` or `section 1`.
     public func sectionLabel(_ u: Int) -> String {
         guard u >= 0, u < table.sections.count else { return "section \(u)" }
-        return table.sections[u].id.map { "section \(u) (\"\($0)\")" } ?? "section \(u)"
+        return table.sections[u].id.map { "section \(u) (\"\($0.visible)\")" } ?? "section \(u)"
     }
 }
 

@@ -58,7 +58,7 @@ public enum TableDrawing {
                 case .row(let k):
                     let p = Position(section: u, row: k)
                     let index = String(k).leftPadded(to: 4)
-                    var id = rows[k].id
+                    var id = rows[k].id.visible
                     if id.count > idWidth { id = String(id.prefix(idWidth - 1)) + "…" }
                     var marks = bound.holds(at: p)
                     if p == from { marks.insert("◀ moving", at: 0) }
@@ -115,7 +115,7 @@ public enum TableDrawing {
                 u = end
                 continue
             }
-            var id = bound.table.sections[u].id ?? "(no id)"
+            var id = bound.table.sections[u].id?.visible ?? "(no id)"
             if id.count > idWidth { id = String(id.prefix(idWidth - 1)) + "…" }
             var marks = bound.sectionHolds(u)
             if u == from { marks.insert("◀ moving", at: 0) }

@@ -6,7 +6,7 @@ public enum TestRenderer {
         for d in report.unreadable { out.append(DiagnosticRenderer.text(d, source: nil, style: style)) }
         for file in report.files {
             let name = file.document.policy?.name ?? "policy with errors"
-            out.append(style.bold(file.document.source.path) + style.dim("  (\(name))"))
+            out.append(style.bold(file.document.source.path.visible) + style.dim("  (\(name.visible))"))
             if file.document.hasErrors {
                 for d in file.document.diagnostics where d.severity == .error {
                     out.append(DiagnosticRenderer.text(d, source: file.document.source, style: style).indented(4))
@@ -14,12 +14,12 @@ public enum TestRenderer {
                 out.append("    " + style.red("✗ the policy has errors; its tests were not run"))
             }
             for outcome in file.outcomes {
-                let where_ = "\(file.document.source.path):\(outcome.test.span.start.line):\(outcome.test.span.start.column)"
+                let where_ = "\(file.document.source.path.visible):\(outcome.test.span.start.line):\(outcome.test.span.start.column)"
                 if outcome.passed {
-                    out.append("  \(style.green("✓")) \(outcome.test.name)")
+                    out.append("  \(style.green("✓")) \(outcome.test.name.visible)")
                     continue
                 }
-                out.append("  \(style.red("✗")) \(style.bold(outcome.test.name))  \(style.dim(where_))")
+                out.append("  \(style.red("✗")) \(style.bold(outcome.test.name.visible))  \(style.dim(where_))")
                 for d in outcome.errors {
                     out.append(DiagnosticRenderer.text(d, source: d.file == file.document.source.path ? file.document.source : nil, style: style).indented(6))
                 }
@@ -30,7 +30,7 @@ public enum TestRenderer {
                     if let decision = outcome.decision {
                         out += DecisionText.lines(decision, style: style).map { "      " + $0 }
                     } else if let reason = outcome.invalidReason {
-                        out.append("      invalid: \(reason)")
+                        out.append("      invalid: \(reason.visible)")
                     }
                 }
             }
@@ -44,14 +44,14 @@ public enum TestRenderer {
     static func expected(_ t: PolicyTest) -> String {
         var s = t.decision.rawValue
         if let target = t.target { s += " → \(target)" }
-        if !t.rules.isEmpty { s += ", violating \(t.rules.joined(separator: ", "))" }
+        if !t.rules.isEmpty { s += ", violating \(t.rules.joined(separator: ", ").visible)" }
         return s
     }
 
     static func actual(_ o: TestOutcome) -> String {
         guard let d = o.decision else { return o.actualWord }
         var s = "\(d.kind.rawValue) → \(d.target)"
-        if !d.violations.isEmpty { s += ", violating \(d.violations.map(\.rule).joined(separator: ", "))" }
+        if !d.violations.isEmpty { s += ", violating \(d.violations.map(\.rule).joined(separator: ", ").visible)" }
         return s
     }
 
