@@ -162,14 +162,16 @@ public struct CheckRunner {
         }
     }
 
-    /// Writes the closing (summary) and returns the exit status.
-    public mutating func finish() -> Int32 {
+    /// Writes the closing (summary) and returns the exit status. `inputErrors` are the
+    /// problems that stopped a moves file part-way: JSON output lists them in `"errors"` and
+    /// stays one complete document; the status is then 2.
+    public mutating func finish(inputErrors: [Diagnostic] = []) -> Int32 {
         switch format {
-        case .json: DecisionJSON.close(summary, empty: count == 0, into: &output)
+        case .json: DecisionJSON.close(summary, empty: count == 0, errors: inputErrors, into: &output)
         case .text:
             output.bytes(DecisionText.summary(summary, style: style))
             output.raw("\n")
         }
-        return summary.exitStatus
+        return inputErrors.isEmpty ? summary.exitStatus : 2
     }
 }

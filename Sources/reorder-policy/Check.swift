@@ -50,6 +50,7 @@ struct Check: ParsableCommand {
                 logFile.close()
             }
         }
+        var inputErrors: [Diagnostic] = []
         if let move = try options.singleMove() {
             runner.decide(move)
         } else if let moves {
@@ -67,13 +68,16 @@ struct Check: ParsableCommand {
                 sink?.append(events.bytes)
             })
             if !problems.isEmpty {
+                // The results decided so far are still written, and JSON is closed with the
+                // errors inside it: a late failure never leaves a cut document.
+                let lines = SourceLines(source)
                 for d in problems {
-                    FileOutput.standardError(DiagnosticRenderer.text(d, source: source, style: .forStandardError()) + "\n\n")
+                    FileOutput.standardError(DiagnosticRenderer.text(d, lines: lines, style: .forStandardError()) + "\n\n")
                 }
-                throw ExitCode(2)
             }
+            inputErrors = problems
         }
-        let status = runner.finish()
+        let status = runner.finish(inputErrors: inputErrors)
         runner.output.withBytes { FileOutput.standardOutput($0) }
         if let logFile, let events = runner.log {
             logFile.append(events.bytes)

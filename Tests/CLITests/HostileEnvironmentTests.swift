@@ -157,6 +157,26 @@ import Darwin
         }
     }
 
+    @Test("a moves file that turns bad after 4 MiB of output still gives one complete JSON document", arguments: ["garbage", "utf8"])
+    func lateFailuresCloseTheDocument(kind: String) throws {
+        let good = String(repeating: "- { from: [0, 0], to: [0, 1] }\n", count: 60_000)
+        var bytes = Array(good.utf8)
+        bytes += kind == "garbage" ? Array("garbage: [\n".utf8) : Array("- { from: [0, ".utf8) + [0xFF] + Array("], to: [0, 1] }\n".utf8)
+        let path = try CLI.scratch("late-\(kind).yaml", "")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let result = try CLI.run(["check"] + Self.board + ["--moves", path, "--format", "json"])
+        #expect(result.status == 2)
+        #expect(result.stdout.utf8.count > 4 << 20, "the output was flushed before the failure")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let errors = try #require(json["errors"] as? [[String: Any]])
+        #expect(errors.first?["code"] as? String == "yaml-syntax")
+        #expect(errors.first?["line"] as? Int == 60_001)
+        let results = try #require(json["results"] as? [Any])
+        #expect(results.count > 50_000)
+        #expect((json["summary"] as? [String: Int])?["allowed"] == results.count)
+        #expect(result.stderr.contains("error[yaml-syntax]"))
+    }
+
     static func runShell(_ command: String) throws -> CLI.Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")

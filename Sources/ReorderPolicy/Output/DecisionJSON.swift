@@ -209,6 +209,20 @@ public enum DecisionJSON {
         w.raw(index == 0 ? "\n    " : ",\n    ")
     }
 
+    /// The document's close when the input failed part-way (a moves file that turns bad):
+    /// the results so far, `"errors"` with the located diagnostics, and the summary, so the
+    /// output is always one complete JSON document.
+    public static func close(_ s: Summary, empty: Bool, errors: [Diagnostic], into w: inout JSONWriter) {
+        guard !errors.isEmpty else { return close(s, empty: empty, into: &w) }
+        w.raw(empty ? "],\n" : "\n  ],\n")
+        w.raw("  \"errors\": [")
+        for (n, d) in errors.enumerated() {
+            w.raw(n == 0 ? "\n    " : ",\n    ")
+            DiagnosticRenderer.diagnosticJSON(d, into: &w)
+        }
+        close(s, empty: false, into: &w)  // closes the errors list, then the summary
+    }
+
     /// The document's close with the summary.
     public static func close(_ s: Summary, empty: Bool, into w: inout JSONWriter) {
         w.closeList(empty: empty, summary: [
