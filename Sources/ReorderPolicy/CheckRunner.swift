@@ -2,7 +2,16 @@
 /// The CLI and the benchmarks share it, so what is measured is what users run.
 public struct CheckRunner {
     /// Output format.
-    public enum Format: String, Sendable, CaseIterable { case text, json }
+    public enum Format: String, Sendable, CaseIterable {
+        /// Aligned text for people.
+        case text
+        /// One JSON document (SPEC §5.1).
+        case json
+        /// JSON Lines for streaming consumers: one result object per line, in the shape of an
+        /// item of `results`, then one line `{"policy": …, "summary": {…}}` (with `"errors"`
+        /// when the moves file failed part-way).
+        case jsonl
+    }
 
     /// The bound policy.
     public let bound: BoundPolicy
@@ -29,6 +38,18 @@ public struct CheckRunner {
         if format == .json { DecisionJSON.open(policy: bound.compiled.policy.name, into: &output) }
     }
 
+    /// Before a result: the list separator in a JSON document, nothing in JSON Lines.
+    @inline(__always)
+    private mutating func beginResult() {
+        if format == .json { DecisionJSON.separator(count, into: &output) }
+    }
+
+    /// After a result: a line break in JSON Lines.
+    @inline(__always)
+    private mutating func endResult() {
+        if format == .jsonl { output.raw("\n") }
+    }
+
     /// Decides one move and writes its result; `given` echoes it when it is invalid.
     public mutating func decide(_ move: Move, given: ((inout JSONWriter) -> Void)? = nil) {
         do {
@@ -36,9 +57,10 @@ public struct CheckRunner {
             summary.add(decision.kind)
             if log != nil { logLine(DecisionEvent(policy: bound.compiled.policy.name, policyHash: policyHash, decision: decision)) }
             switch format {
-            case .json:
-                DecisionJSON.separator(count, into: &output)
+            case .json, .jsonl:
+                beginResult()
                 DecisionJSON.result(decision, cache: &prefixes, into: &output)
+                endResult()
             case .text:
                 text(DecisionText.lines(decision, style: style, moveWidth: 12))
             }
@@ -56,9 +78,10 @@ public struct CheckRunner {
     public mutating func invalid(given: (inout JSONWriter) -> Void, label: String, error: String) {
         summary.invalid += 1
         switch format {
-        case .json:
-            DecisionJSON.separator(count, into: &output)
+        case .json, .jsonl:
+            beginResult()
             DecisionJSON.invalid(given: given, error: error, into: &output)
+            endResult()
         case .text:
             let label = label.visible
             text([label.padding(toLength: max(12, label.count), withPad: " ", startingAt: 0) + "  " + style.red("invalid   ") + "  " + error.visible])
@@ -120,8 +143,8 @@ public struct CheckRunner {
             summary.add(decision.kind)
             logEvent(decision.kind.rawValue, [decision.target.section, decision.target.row], decision.violations.map(\.rule), nil)
             switch format {
-            case .json:
-                DecisionJSON.separator(count, into: &output)
+            case .json, .jsonl:
+                beginResult()
                 output.raw("{\"move\": ")
                 echo(&output)
                 output.raw(", \"decision\": \"")
@@ -136,6 +159,7 @@ public struct CheckRunner {
                     output.raw("}")
                 }
                 output.raw("]}")
+                endResult()
             case .text:
                 let single = Decision(move: .row(from: move.source, to: move.to), kind: decision.kind,
                                       target: .row(decision.target), violations: decision.violations)
@@ -168,6 +192,7 @@ public struct CheckRunner {
     public mutating func finish(inputErrors: [Diagnostic] = []) -> Int32 {
         switch format {
         case .json: DecisionJSON.close(summary, empty: count == 0, errors: inputErrors, into: &output)
+        case .jsonl: DecisionJSON.summaryLine(policy: bound.compiled.policy.name, summary, errors: inputErrors, into: &output)
         case .text:
             output.bytes(DecisionText.summary(summary, style: style))
             output.raw("\n")

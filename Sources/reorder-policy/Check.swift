@@ -13,7 +13,7 @@ struct Check: ParsableCommand {
     @Option(help: "A YAML or JSON list of moves to decide.")
     var moves: String?
 
-    @Option(help: "Output format: text or json.")
+    @Option(help: "Output format: text, json, or jsonl (a result per line, then a summary line).")
     var format: CheckRunner.Format = .text
 
     @Option(help: "Append a JSON line per decision (policy, hash, move, decision, target, rules, time) to this file.")

@@ -23,6 +23,10 @@ struct Diff: ParsableCommand {
     @Option(help: "Output format: text or json.")
     var format: CheckRunner.Format = .text
 
+    func validate() throws {
+        if format == .jsonl { throw ValidationError("diff writes text or json") }
+    }
+
     func run() throws {
         let inputs = try Inputs(policyPath: policy, tablePath: before)
         let (table, source, diagnostics) = TableLoader.load(path: after)
@@ -32,7 +36,7 @@ struct Diff: ParsableCommand {
         }
         let report = DiffReport(policy: inputs.bound.compiled, before: inputs.bound.table, after: table)
         switch format {
-        case .json: FileOutput.standardOutput(report.json(policy: inputs.bound.compiled.policy.name))
+        case .json, .jsonl: FileOutput.standardOutput(report.json(policy: inputs.bound.compiled.policy.name))
         case .text: FileOutput.standardOutput(report.text(style: .forStandardOutput()))
         }
         throw ExitCode(report.exitStatus)

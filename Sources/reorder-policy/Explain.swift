@@ -13,6 +13,7 @@ struct Explain: ParsableCommand {
     var format: CheckRunner.Format = .text
 
     func validate() throws {
+        if format == .jsonl { throw ValidationError("explain writes text or json; jsonl is for check batches") }
         guard try options.singleMove() != nil else {
             throw ValidationError("give a move: --from and --to, or --section-from and --section-to")
         }
@@ -24,7 +25,7 @@ struct Explain: ParsableCommand {
         var summary = DecisionJSON.Summary()
         let style = TerminalStyle.forStandardOutput()
         switch format {
-        case .json:
+        case .json, .jsonl:
             DecisionService.explainJSON(inputs.bound, move, summary: &summary).withBytes { FileOutput.standardOutput($0) }
         case .text:
             do {

@@ -223,6 +223,32 @@ public enum DecisionJSON {
         close(s, empty: false, into: &w)  // closes the errors list, then the summary
     }
 
+    /// The last line of JSON Lines output: `{"policy": …, "summary": {…}}`, with `"errors"`
+    /// first when the input failed part-way.
+    public static func summaryLine(policy name: String, _ s: Summary, errors: [Diagnostic], into w: inout JSONWriter) {
+        w.raw("{\"policy\": ")
+        w.string(name)
+        if !errors.isEmpty {
+            w.raw(", \"errors\": [")
+            for (n, d) in errors.enumerated() {
+                if n > 0 { w.raw(", ") }
+                DiagnosticRenderer.diagnosticJSON(d, into: &w)
+            }
+            w.raw("]")
+        }
+        w.raw(", \"summary\": {\"allowed\": ")
+        w.int(s.allowed)
+        w.raw(", \"retargeted\": ")
+        w.int(s.retargeted)
+        w.raw(", \"rejected\": ")
+        w.int(s.rejected)
+        w.raw(", \"denied\": ")
+        w.int(s.denied)
+        w.raw(", \"invalid\": ")
+        w.int(s.invalid)
+        w.raw("}}\n")
+    }
+
     /// The document's close with the summary.
     public static func close(_ s: Summary, empty: Bool, into w: inout JSONWriter) {
         w.closeList(empty: empty, summary: [
