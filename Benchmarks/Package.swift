@@ -14,6 +14,8 @@ let package = Package(
     targets: [
         // The baseline for batch checking: libyaml alone, in C, reading every event of a file.
         .target(name: "YAMLParseBaseline", linkerSettings: [.linkedLibrary("yaml")]),
+        // The baseline for streamed batch checking (moves-memory.sh): libyaml reading a file.
+        .executableTarget(name: "YAMLParseFile", linkerSettings: [.linkedLibrary("yaml")]),
         // The baseline for the server load test (server-load.sh): the HTTP stack alone.
         .executableTarget(name: "BareServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
         .executableTarget(

@@ -54,6 +54,32 @@ public enum BatchPipeline {
         _ source: SourceFile, runner: inout CheckRunner, flush: @escaping @Sendable (JSONWriter) -> Void,
         flushLog: (@Sendable (JSONWriter) -> Void)? = nil
     ) -> [Diagnostic] {
+        run(runner: &runner, flush: flush, flushLog: flushLog) { MovesFile.stream(source, $0) }
+    }
+
+    /// Streams the moves file at `path` into `runner` without holding the file (memory stays
+    /// flat at any size). Throws when the file cannot be opened.
+    public static func run(
+        path: String, runner: inout CheckRunner, flush: @escaping @Sendable (JSONWriter) -> Void,
+        flushLog: (@Sendable (JSONWriter) -> Void)? = nil
+    ) throws(SourceFile.ReadError) -> [Diagnostic] {
+        var failure: SourceFile.ReadError?
+        let problems = run(runner: &runner, flush: flush, flushLog: flushLog) { body in
+            do throws(SourceFile.ReadError) {
+                return try MovesFile.stream(path: path, body)
+            } catch {
+                failure = error
+                return []
+            }
+        }
+        if let failure { throw failure }
+        return problems
+    }
+
+    private static func run(
+        runner: inout CheckRunner, flush: @escaping @Sendable (JSONWriter) -> Void,
+        flushLog: (@Sendable (JSONWriter) -> Void)?, produce: ((MoveItem) -> Void) -> [Diagnostic]
+    ) -> [Diagnostic] {
         let channel = Channel()
         let box = RunnerBox(runner)
         let done = DispatchSemaphore(value: 0)
@@ -75,7 +101,7 @@ public enum BatchPipeline {
         thread.start()
         var batch: [MoveItem] = []
         batch.reserveCapacity(batchSize)
-        let problems = MovesFile.stream(source) { item in
+        let problems = produce { item in
             batch.append(item)
             if batch.count == batchSize {
                 channel.put(batch)

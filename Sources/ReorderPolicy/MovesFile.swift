@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One item of a moves file: a move to decide, or an item that is not a valid move.
 public enum MoveItem: Sendable {
     /// A well-formed move (still to be range-checked against the table).
@@ -15,7 +21,19 @@ public enum MovesFile {
     /// Streams the items of `source` to `body`. Returns the problems that make the whole
     /// file unusable (not a list, broken YAML): an input error, exit status 2.
     public static func stream(_ source: SourceFile, _ body: (MoveItem) -> Void) -> [Diagnostic] {
-        let stream = YAMLEventStream(bytes: source.bytes, file: source.path, limits: .stream)
+        stream(YAMLEventStream(bytes: source.bytes, file: source.path, limits: .stream), body)
+    }
+
+    /// Streams the moves file at `path` without holding it: it is read as parsing goes, so
+    /// memory stays flat from ten moves to ten million. Throws when it cannot be opened (a
+    /// FIFO, a device, a missing file); returns the problems that make it unusable.
+    public static func stream(path: String, _ body: (MoveItem) -> Void) throws(SourceFile.ReadError) -> [Diagnostic] {
+        let (fd, _) = try SourceFile.openRegular(path)
+        defer { close(fd) }
+        return stream(YAMLEventStream(descriptor: fd, file: path, limits: .stream), body)
+    }
+
+    private static func stream(_ stream: YAMLEventStream, _ body: (MoveItem) -> Void) -> [Diagnostic] {
         do {
             guard case .documentStart = try stream.next() else {
                 stream.report(.yamlEmpty, "the moves file is empty; expected a list of moves", Span(at: .start))

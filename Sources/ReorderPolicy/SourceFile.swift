@@ -48,19 +48,8 @@ public struct SourceFile: Sendable {
         func unreadable(_ message: String, help: String? = nil) -> ReadError {
             .unreadable(Diagnostic(code: .unreadable, message: message, file: path, span: Span(at: .start), help: help))
         }
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw unreadable(Self.describe(errno: errno)) }
+        let (fd, size) = try openRegular(path)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw unreadable(Self.describe(errno: errno)) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw unreadable("expected a file, found a directory")
-        case S_IFIFO: throw unreadable("expected a regular file, found a FIFO (named pipe)", help: "write the input to a file first")
-        case S_IFCHR, S_IFBLK: throw unreadable("expected a regular file, found a device", help: "write the input to a file first")
-        default: throw unreadable("expected a regular file")
-        }
-        let size = Int(info.st_size)
         if size > maxBytes {
             throw .tooLarge(Diagnostic(code: .tooLarge, message: "file is \(size) bytes; at most \(maxBytes) are allowed",
                                        file: path, span: Span(at: .start), help: "policy and table files are limited to 8 MiB"))
@@ -82,6 +71,57 @@ public struct SourceFile: Sendable {
         }
         bytes.removeSubrange(count...)
         return SourceFile(path: path, bytes: bytes)
+    }
+
+    /// Opens `path` for reading without blocking and returns its descriptor and size; anything
+    /// but a regular file (a FIFO, a device such as `/dev/zero`, a socket) is refused before a
+    /// byte is read. The caller closes the descriptor.
+    public static func openRegular(_ path: String) throws(ReadError) -> (descriptor: Int32, size: Int) {
+        func unreadable(_ message: String, help: String? = nil) -> ReadError {
+            .unreadable(Diagnostic(code: .unreadable, message: message, file: path, span: Span(at: .start), help: help))
+        }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw unreadable(Self.describe(errno: errno)) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw unreadable(Self.describe(errno: code))
+        }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            close(fd)
+            switch kind {
+            case S_IFDIR: throw unreadable("expected a file, found a directory")
+            case S_IFIFO: throw unreadable("expected a regular file, found a FIFO (named pipe)", help: "write the input to a file first")
+            case S_IFCHR, S_IFBLK: throw unreadable("expected a regular file, found a device", help: "write the input to a file first")
+            default: throw unreadable("expected a regular file")
+            }
+        }
+        return (fd, Int(info.st_size))
+    }
+
+    /// Lines `lines` of the file at `path`, read as a stream and kept at their line numbers
+    /// (the other lines empty): enough for code frames under errors in files too large to hold.
+    public static func excerpt(_ path: String, lines wanted: Set<Int>) -> SourceFile? {
+        guard let last = wanted.max(), let (fd, _) = try? openRegular(path) else { return nil }
+        defer { close(fd) }
+        var out: [UInt8] = [], line = 1
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        reading: while true {
+            let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, $0.count) }
+            if n <= 0 { break }
+            for byte in buffer[0..<n] {
+                if byte == 0x0A {
+                    out.append(byte)
+                    line += 1
+                    if line > last { break reading }
+                } else if wanted.contains(line) {
+                    out.append(byte)
+                }
+            }
+        }
+        return SourceFile(path: path, bytes: out)
     }
 
     /// An errno as users read it ("no such file", "permission denied", …).

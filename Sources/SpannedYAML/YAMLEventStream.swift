@@ -1,4 +1,9 @@
 internal import CLibYAML
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One parse event with its span, as libyaml reports it, after SPEC §4's checks.
 public enum YAMLEvent: Sendable, Hashable {
@@ -29,8 +34,8 @@ public struct YAMLStop: Error, Sendable {}
 /// anchors, aliases and tags are reported before anything could be expanded,
 /// nesting is counted as it opens, and a second document stops the stream.
 ///
-/// This is the only type that touches libyaml. It owns the parser and a copy of the
-/// input, and frees both when it goes away.
+/// This is the only type that touches libyaml. It owns the parser and its input (a copy of
+/// the bytes, or a file descriptor it reads as libyaml asks), and frees both when it goes away.
 public final class YAMLEventStream {
     /// The file name used in diagnostics.
     public let file: String
@@ -39,7 +44,10 @@ public final class YAMLEventStream {
 
     private let limits: YAMLLimits
     private let parser: UnsafeMutablePointer<yaml_parser_t>
+    /// The bytes, when the input was handed in whole; empty when reading from a descriptor.
     private let input: UnsafeMutableBufferPointer<UInt8>
+    /// The descriptor libyaml reads from, for streamed files (moves files of any size).
+    private let source: DescriptorSource?
     private var depth = 0
     private var documents = 0
     private var finished = false
@@ -51,6 +59,7 @@ public final class YAMLEventStream {
         self.limits = limits
         input = .allocate(capacity: max(bytes.count, 1))
         _ = input.initialize(from: bytes)
+        source = nil
         parser = .allocate(capacity: 1)
         yaml_parser_initialize(parser)
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
@@ -59,6 +68,25 @@ public final class YAMLEventStream {
             report(.tooLarge, "file is \(bytes.count) bytes; at most \(limits.maxBytes) are allowed", Span(at: .start))
             finished = true
         }
+    }
+
+    /// Creates a stream that reads an open file as parsing goes, in 64 KiB pieces, so its
+    /// memory does not grow with the file. The descriptor stays the caller's to close.
+    public init(descriptor: Int32, file: String, limits: YAMLLimits = .stream) {
+        self.file = file
+        self.limits = limits
+        input = .allocate(capacity: 1)
+        source = DescriptorSource(descriptor)
+        parser = .allocate(capacity: 1)
+        yaml_parser_initialize(parser)
+        yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
+        yaml_parser_set_input(parser, { data, buffer, size, read in
+            guard let data, let buffer, let read else { return 0 }
+            let source = Unmanaged<DescriptorSource>.fromOpaque(data).takeUnretainedValue()
+            guard let n = source.read(into: buffer, size) else { return 0 }
+            read.pointee = n
+            return 1
+        }, Unmanaged.passUnretained(source!).toOpaque())
     }
 
     deinit {
@@ -255,20 +283,24 @@ public final class YAMLEventStream {
         Mark(line: m.line + 1, column: m.column + 1, offset: m.index)
     }
 
-    /// libyaml gives reader errors as a byte offset only; count lines and scalars up to it.
+    /// libyaml gives reader errors as a byte offset only; count lines and scalars up to it
+    /// (for a streamed file, by reading it again from the start).
     private func markForOffset(_ offset: Int) -> Mark {
         var line = 1, column = 1
-        let end = min(offset, input.count)
-        var i = 0
-        while i < end {
-            let byte = input[i]
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
+        func count(_ bytes: UnsafeBufferPointer<UInt8>) {
+            for byte in bytes {
+                if byte == 0x0A {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
             }
-            i += 1
+        }
+        if let source {
+            source.rescan(upTo: offset, count)
+        } else {
+            count(UnsafeBufferPointer(rebasing: input[0..<min(offset, input.count)]))
         }
         return Mark(line: line, column: column, offset: offset)
     }
@@ -282,4 +314,37 @@ public final class YAMLEventStream {
         default: .plain
         }
     }
+}
+
+/// A file descriptor that libyaml's read handler pulls from.
+final class DescriptorSource {
+    let descriptor: Int32
+
+    init(_ descriptor: Int32) { self.descriptor = descriptor }
+
+    /// Reads at most `size` bytes into `buffer`; 0 at the end; nil on an error.
+    func read(into buffer: UnsafeMutablePointer<UInt8>, _ size: Int) -> Int? {
+        while true {
+            let n = systemRead(descriptor, buffer, size)
+            if n >= 0 { return n }
+            if errno != EINTR { return nil }
+        }
+    }
+
+    /// Hands the file's first `offset` bytes to `body` piece by piece (for error positions).
+    func rescan(upTo offset: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var position = 0
+        while position < offset {
+            let want = min(buffer.count, offset - position)
+            let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, want, off_t(position)) }
+            if n <= 0 { return }
+            buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+            position += n
+        }
+    }
+}
+
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ size: Int) -> Int {
+    read(fd, buffer, size)
 }

@@ -54,23 +54,24 @@ struct Check: ParsableCommand {
         if let move = try options.singleMove() {
             runner.decide(move)
         } else if let moves {
-            let source: SourceFile
+            let sink = logFile
+            let problems: [Diagnostic]
             do {
-                source = try SourceFile.read(moves, maxBytes: Int.max)
+                problems = try BatchPipeline.run(path: moves, runner: &runner, flush: { output in
+                    output.withBytes { FileOutput.standardOutput($0) }
+                }, flushLog: { events in
+                    sink?.append(events.bytes)
+                })
             } catch {
                 FileOutput.standardError(DiagnosticRenderer.text(error.diagnostic, source: nil, style: .forStandardError()) + "\n")
                 throw ExitCode(2)
             }
-            let sink = logFile
-            let problems = BatchPipeline.run(source, runner: &runner, flush: { output in
-                output.withBytes { FileOutput.standardOutput($0) }
-            }, flushLog: { events in
-                sink?.append(events.bytes)
-            })
             if !problems.isEmpty {
                 // The results decided so far are still written, and JSON is closed with the
-                // errors inside it: a late failure never leaves a cut document.
-                let lines = SourceLines(source)
+                // errors inside it: a late failure never leaves a cut document. The file was
+                // streamed, so only the lines the errors name are read again for their frames.
+                let excerpt = SourceFile.excerpt(moves, lines: Set(problems.map(\.span.start.line)))
+                let lines = excerpt.map(SourceLines.init)
                 for d in problems {
                     FileOutput.standardError(DiagnosticRenderer.text(d, lines: lines, style: .forStandardError()) + "\n\n")
                 }
