@@ -109,15 +109,8 @@ public struct CheckRunner {
     /// Decides a SwiftUI-style offset move (rows moved together within `section`).
     public mutating func decide(offsets: [Int], toOffset: Int, section: Int) {
         let echo: (inout JSONWriter) -> Void = { w in
-            w.raw("{\"from-offsets\": [")
-            for (n, o) in offsets.enumerated() {
-                if n > 0 { w.raw(", ") }
-                w.int(o)
-            }
-            w.raw("], \"to-offset\": ")
-            w.int(toOffset)
-            w.raw(", \"section\": ")
-            w.int(section)
+            w.raw("{")
+            DecisionJSON.offsetFields(offsets, toOffset: toOffset, section: section, into: &w)
             w.raw("}")
         }
         let label = "\(offsets) → offset \(toOffset) in section \(section)"

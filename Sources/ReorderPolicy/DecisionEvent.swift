@@ -156,15 +156,7 @@ public struct DecisionEvent: Codable, Sendable, Hashable {
             w.raw(", \"section-to\": ")
             w.int(b)
         } else if let offsets = move.fromOffsets, let toOffset = move.toOffset, let section = move.section {
-            w.raw("\"from-offsets\": [")
-            for (n, o) in offsets.enumerated() {
-                if n > 0 { w.raw(", ") }
-                w.int(o)
-            }
-            w.raw("], \"to-offset\": ")
-            w.int(toOffset)
-            w.raw(", \"section\": ")
-            w.int(section)
+            DecisionJSON.offsetFields(offsets, toOffset: toOffset, section: section, into: &w)
         } else if let given = move.given {
             w.raw("\"given\": ")
             w.string(given)

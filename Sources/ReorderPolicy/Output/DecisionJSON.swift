@@ -49,6 +49,20 @@ public enum DecisionJSON {
         }
     }
 
+    /// The fields of an offset move: `"from-offsets": [...], "to-offset": n, "section": s`
+    /// (no braces), shared by `check` results and decision-log records.
+    public static func offsetFields(_ offsets: [Int], toOffset: Int, section: Int, into w: inout JSONWriter) {
+        w.raw("\"from-offsets\": [")
+        for (n, o) in offsets.enumerated() {
+            if n > 0 { w.raw(", ") }
+            w.int(o)
+        }
+        w.raw("], \"to-offset\": ")
+        w.int(toOffset)
+        w.raw(", \"section\": ")
+        w.int(section)
+    }
+
     /// A rule location `{"file", "line", "column"}`, or `null`.
     public static func location(_ l: SourceLocation?, into w: inout JSONWriter) {
         guard let l else { return w.raw("null") }
@@ -236,24 +250,25 @@ public enum DecisionJSON {
             }
             w.raw("]")
         }
-        w.raw(", \"summary\": {\"allowed\": ")
-        w.int(s.allowed)
-        w.raw(", \"retargeted\": ")
-        w.int(s.retargeted)
-        w.raw(", \"rejected\": ")
-        w.int(s.rejected)
-        w.raw(", \"denied\": ")
-        w.int(s.denied)
-        w.raw(", \"invalid\": ")
-        w.int(s.invalid)
+        w.raw(", \"summary\": {")
+        for (n, (name, value)) in counts(s).enumerated() {
+            if n > 0 { w.raw(", ") }
+            w.raw("\"")
+            w.raw(name)
+            w.raw("\": ")
+            w.int(value)
+        }
         w.raw("}}\n")
+    }
+
+    /// The summary's counts in their fixed order.
+    static func counts(_ s: Summary) -> KeyValuePairs<StaticString, Int> {
+        ["allowed": s.allowed, "retargeted": s.retargeted, "rejected": s.rejected, "denied": s.denied, "invalid": s.invalid]
     }
 
     /// The document's close with the summary.
     public static func close(_ s: Summary, empty: Bool, into w: inout JSONWriter) {
-        w.closeList(empty: empty, summary: [
-            "allowed": s.allowed, "retargeted": s.retargeted, "rejected": s.rejected, "denied": s.denied, "invalid": s.invalid,
-        ])
+        w.closeList(empty: empty, summary: counts(s))
     }
 
     /// The explain fields: `valid` and `trace`, appended to a result before its closing brace.
