@@ -124,9 +124,10 @@ struct DecisionResponder: HTTPResponder {
         }
     }
 
-    /// User text inside an error message, cut and without control characters.
+    /// User text inside an error message: cut to 200 characters, control characters escaped
+    /// as in every text the tool prints.
     static func printable(_ s: String) -> String {
-        let cleaned = s.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined()
-        return cleaned.count > 200 ? String(cleaned.prefix(200)) + "…" : cleaned
+        let cut = s.count > 200 ? String(s.prefix(200)) + "…" : s
+        return cut.visible
     }
 }

@@ -175,6 +175,16 @@ import Darwin
         #expect(results.count > 50_000)
         #expect((json["summary"] as? [String: Int])?["allowed"] == results.count)
         #expect(result.stderr.contains("error[yaml-syntax]"))
+        // The frame under the error is read back from the streamed file: the line itself is shown.
+        #expect(result.stderr.contains("60001 | " + (kind == "garbage" ? "garbage: [" : "- { from: [0, ")))
+    }
+
+    @Test("a file name over the system's limit is reported as such, not as a missing file")
+    func tooLongFileNames() throws {
+        let name = String(repeating: "n", count: 300) + ".yaml"
+        let result = try Self.runBounded(["lint", name])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("error[unreadable]: the file name is too long"))
     }
 
     static func runShell(_ command: String) throws -> CLI.Result {
