@@ -1,32 +1,31 @@
-/// Read-only views of what a bound policy selected, for analysis and tooling.
+/// Read-only views of what a bound policy selected, for analysis and tooling. Each reads one
+/// rule's effects, so it works for every rule kind without knowing any.
 extension BoundPolicy {
-    /// The rows held by row rule `index` (a lock, pin or reserve), with the anchor each is
-    /// pinned to (nil for a lock). Empty for other rule kinds.
+    /// The rows row rule `index` holds (lock, pin, reserve), with the anchor each is pinned
+    /// to (nil for a lock). Empty for rules that hold no rows.
     public func rowsHeld(byRule index: Int) -> [(position: Position, anchor: Anchor?)] {
-        guard let h = compiled.holdIndexOfRule[index] else { return [] }
-        let pins = compiled.holds[h].pins
+        guard let held = effects[index].held else { return [] }
         var out: [(Position, Anchor?)] = []
         for u in counts.indices {
-            for (lo, hi) in holdStart[h].ranges(u) {
-                for k in lo...hi { out.append((Position(section: u, row: k), pins ? .start : nil)) }
+            for (lo, hi) in held.start.ranges(u) {
+                for k in lo...hi { out.append((Position(section: u, row: k), held.pins ? .start : nil)) }
             }
-            for (lo, hi) in holdEnd[h].ranges(u) {
+            for (lo, hi) in held.end.ranges(u) {
                 for k in lo...hi { out.append((Position(section: u, row: k), .end)) }
             }
         }
         return out.sorted { $0.0 < $1.0 }
     }
 
-    /// The rows a `keep-in-section` rule or an `accept` rule's `rows` selects, or nil for other kinds.
+    /// Whether row rule `index` holds rows without pinning them (a lock).
+    public func holdsWithoutPinning(rule index: Int) -> Bool {
+        effects[index].held.map { !$0.pins } ?? false
+    }
+
+    /// The rows a rule's row query selects — the rows that must stay (`keep-in-section`) or
+    /// may enter (`accept`'s `rows`) — or nil for rules without one.
     public func rowsSelected(byRule index: Int) -> [Position]? {
-        let q: Int
-        if let k = compiled.queryIndexOfRule[index] {
-            q = k
-        } else if let a = compiled.acceptIndexOfRule[index] {
-            q = acceptQueries[a]
-        } else {
-            return nil
-        }
+        guard let q = effects[index].staying ?? effects[index].admission?.rows else { return nil }
         var out: [Position] = []
         for u in counts.indices {
             for k in 0..<counts[u] where query(q, u, k) { out.append(Position(section: u, row: k)) }
@@ -34,12 +33,29 @@ extension BoundPolicy {
         return out
     }
 
-    /// The sections an `accept` or `capacity` rule covers (its `section`), or nil for other kinds.
+    /// The sections a rule guards (`accept`), limits (`capacity`) or fixes the order of, or
+    /// nil for rules that act on rows only.
     public func sectionsCovered(byRule index: Int) -> [Int]? {
-        if let a = compiled.acceptIndexOfRule[index] { return counts.indices.filter { acceptCovers[a][$0] } }
-        if let covers = capacityCovers[index] { return counts.indices.filter { covers[$0] } }
-        return nil
+        let e = effects[index]
+        var covered: [Bool]? = nil
+        func add(_ flags: [Bool]) {
+            var c = covered ?? [Bool](repeating: false, count: counts.count)
+            for u in counts.indices where flags[u] { c[u] = true }
+            covered = c
+        }
+        if let a = e.admission { add(a.guarded) }
+        if let l = e.limits { add(counts.indices.map { l.max[$0] != nil || l.min[$0] != nil }) }
+        if let f = e.fixedOrder { add(f) }
+        return covered.map { flags in counts.indices.filter { flags[$0] } }
     }
+
+    /// Whether row rule `index` limits how many rows may come into a section (a `max`).
+    public func limitsEntry(rule index: Int) -> Bool {
+        effects[index].limits?.max.contains { ($0 ?? 0) >= 1 } ?? false
+    }
+
+    /// Whether row rule `index` guards who may enter a section (an `accept`).
+    public func guardsEntry(rule index: Int) -> Bool { effects[index].admission != nil }
 
     /// The sections section rule `index` holds.
     public func sectionsHeld(bySectionRule index: Int) -> [Int] {
@@ -48,20 +64,37 @@ extension BoundPolicy {
 
     /// Indices of the row rules that moving the (movable) row at `from` to `to` breaks.
     public func brokenRules(from: Position, to: Position) -> [Int] {
-        compiled.policy.rules.indices.filter { violates($0, from, to) }
+        effects.indices.filter { breaks(effects[$0], from, to) }
     }
 
     /// Indices of the row rules that hold the row at `p` (lock, pin or reserve).
     public func rulesHolding(_ p: Position) -> [Int] {
-        compiled.policy.rules.indices.filter { index in
-            guard let h = compiled.holdIndexOfRule[index] else { return false }
-            return holdStart[h].contains(p.section, p.row) || holdEnd[h].contains(p.section, p.row)
-        }
+        effects.indices.filter { effects[$0].held?.contains(p) ?? false }
     }
 
     /// Whether section `from` may be moved to index `to`.
     public func isValidSectionMove(from: Int, to: Int) -> Bool {
         guard canMoveSection(from), to >= 0, to < counts.count else { return false }
         return validSectionDestinations(from: from).contains { $0.contains(to) }
+    }
+
+    /// How the row at `p` is held, for drawings: "pinned", "reserved" and/or "locked", in rule order.
+    public func holds(at p: Position) -> [String] {
+        guard p.section >= 0, p.section < counts.count, p.row >= 0, p.row < counts[p.section] else { return [] }
+        var words: [String] = []
+        for case let held? in effects.map(\.held) where held.contains(p) && !words.contains(held.word) {
+            words.append(held.word)
+        }
+        return words
+    }
+
+    /// How section `u` is held: "pinned" and/or "locked".
+    public func sectionHolds(_ u: Int) -> [String] {
+        var words: [String] = []
+        for (index, rule) in compiled.policy.sectionRules.enumerated() where sectionRuleSelected[index][u] {
+            let word = rule.pins ? "pinned" : "locked"
+            if !words.contains(word) { words.append(word) }
+        }
+        return words
     }
 }

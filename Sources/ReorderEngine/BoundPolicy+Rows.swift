@@ -95,37 +95,37 @@ extension BoundPolicy {
     func sourceContext(_ from: Position) -> SourceContext {
         let s = from.section, i = from.row
         let summary = summaries[s]
-        let lo: Int, hi: Int
+        var own: (lo: Int, hi: Int)
         if summary.pinnedSimple {
-            lo = summary.pinnedTop + 1
-            hi = summary.pinnedBottom - 1
+            own = PinModel.own(below: summary.pinnedTop, above: summary.pinnedBottom, count: summary.count)
         } else {
-            lo = (pinnedAny.maxBelow(s, i) ?? -1) + 1
-            hi = (pinnedAny.minAbove(s, i) ?? counts[s]) - 1
+            own = PinModel.own(below: pinnedAny.maxBelow(s, i), above: pinnedAny.minAbove(s, i), count: summary.count)
         }
-        var leaves = !summary.keepsAll && summary.canGive && lastStartPinned[s] < i && firstEndPinned[s] > i
+        if summary.fixedOrder { own = (i, i) }
+        var leaves = !summary.keepsAll && summary.canGive
+            && PinModel.mayLeave(i, lastStart: lastStartPinned[s], firstEnd: firstEndPinned[s])
         if leaves {
-            for q in keepQueries where query(q, s, i) {
+            for q in stayingQueries where query(q, s, i) {
                 leaves = false
                 break
             }
         }
         var refused: UInt64 = 0
         if leaves {
-            for a in 0..<min(acceptQueries.count, 64) {
-                if !(acceptsFrom(a, s) && query(acceptQueries[a], s, i)) { refused |= 1 << UInt64(a) }
+            for a in 0..<min(admissions.count, 64) {
+                if !(admitsFrom(a, s) && query(admissions[a].rows, s, i)) { refused |= 1 << UInt64(a) }
             }
         }
-        return SourceContext(s: s, i: i, ownLo: lo, ownHi: hi, canLeave: leaves, refusedBy: refused)
+        return SourceContext(s: s, i: i, ownLo: own.lo, ownHi: own.hi, canLeave: leaves, refusedBy: refused)
     }
 
     /// Whether section `u != s` takes the row described by `c`.
     @inline(__always)
     func takes(_ u: Int, _ c: SourceContext) -> Bool {
         guard c.canLeave, openToDrops[u] else { return false }
-        if openGroups != nil { return acceptMask[u] & c.refusedBy == 0 }
-        for a in acceptCovers.indices where acceptCovers[a][u] {
-            if !(acceptsFrom(a, c.s) && query(acceptQueries[a], c.s, c.i)) { return false }
+        if openGroups != nil { return admissionMask[u] & c.refusedBy == 0 }
+        for a in admissions.indices where admissions[a].guarded[u] {
+            if !(admitsFrom(a, c.s) && query(admissions[a].rows, c.s, c.i)) { return false }
         }
         return true
     }

@@ -60,14 +60,13 @@ extension BoundPolicy {
     /// For a section rule that selects section `a`: why it cannot be picked up.
     func sectionRuleHolds(_ index: Int, _ a: Int) -> RuleFinding? {
         guard sectionRuleSelected[index][a] else { return nil }
-        let word = compiled.policy.sectionRules[index].keyword == "pin" ? "pinned" : "locked"
+        let word = compiled.policy.sectionRules[index].pins ? "pinned" : "locked"
         return .violated("\(sectionName(a)) is \(word)")
     }
 
     /// One section rule's verdict on moving (movable) section `a` to `b`.
     func evaluateSectionRule(_ index: Int, _ a: Int, _ b: Int) -> RuleFinding {
-        let rule = compiled.policy.sectionRules[index]
-        guard case .pin = rule.kind else {
+        guard compiled.policy.sectionRules[index].pins else {
             return .notApplicable("does not select \(sectionName(a)); locked sections may still shift")
         }
         let selected = sectionRuleSelected[index]

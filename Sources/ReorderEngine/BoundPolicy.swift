@@ -4,75 +4,90 @@
 /// Binding costs time linear in the sections (and in the rows only for rules that select
 /// rows by id, kind or tag). The value is immutable and `Sendable`: bind once per drag or
 /// request, then query from any thread.
+///
+/// Binding has three steps (ARCHITECTURE.md, "Binding"): lay out the table; let every rule
+/// unit produce its ``RuleEffects``; pack the union of those effects into per-section tables
+/// for the fast path. Index letters: `s`/`i` the moving row's section and row, `t`/`j` the
+/// destination's, `u`/`k` any section and row, `q` a row query, `a` an admission.
 public struct BoundPolicy: Sendable {
     /// The compiled policy.
     public let compiled: CompiledPolicy
     /// The table as bound; selectors were evaluated on it.
     public let table: Table
 
-    // Sizes and reading-order offsets.
+    // MARK: Layout
+
+    /// Rows per section.
     let counts: [Int]
     /// Slots of all sections before `u`, each counted as `n + 1`.
     let slotsBefore: [Int]
-    /// Global index of each section's first row (for per-row match tables).
+    /// Global index of each section's first row (for per-row query tables).
     let rowBase: [Int]
+    let sectionCount: Int
+    let retargetCancel: Bool
 
-    // Lock/pin/reserve: per hold rule, rows held with anchor start and end (locks use start).
-    let holdStart: [SectionRanges]
-    let holdEnd: [SectionRanges]
-    /// Rows that cannot be picked up.
+    // MARK: Each rule's effects, in file order
+
+    /// What each row rule does on this table; ``breaks(_:_:_:)`` reads one of them alone.
+    let effects: [RuleEffects]
+
+    // MARK: The union of the effects, packed for the fast path
+
+    /// Rows that cannot be picked up (every `held`).
     let immovable: SectionRanges
-    /// Rows pinned with either anchor (any pin or reserve).
+    /// Rows pinned with either anchor (every `held` that pins).
     let pinnedAny: SectionRanges
-
-    // Per section: where rows from other sections may be dropped and whether it takes or gives rows.
+    /// Largest start-pinned index per section, or -1.
+    let lastStartPinned: [Int]
+    /// Smallest end-pinned index per section, or `Int.max`.
+    let firstEndPinned: [Int]
+    /// Where rows from other sections may be dropped: `inLo...inHi` (``PinModel/entry``).
     let inLo: [Int]
     let inHi: [Int]
-    /// Largest start-pinned index, or -1.
-    let lastStartPinned: [Int]
-    /// Smallest end-pinned index, or Int.max.
-    let firstEndPinned: [Int]
-    let roomForOneMore: [Bool]
-    let canGiveOne: [Bool]
-    /// Sections that could take a row from elsewhere, ignoring `accept`.
+    /// Sections that could take a row from elsewhere, ignoring admission: room under every
+    /// limit and a non-empty entry interval.
     let openToDrops: [Bool]
     /// Per section, the hot-path facts in one place (one cache line): see ``SectionSummary``.
     let summaries: [SectionSummary]
     /// Per section, the few numbers `target` needs when the section takes the fast path.
     let lanes: [FastLane]
 
-    // Query selectors (keep-in-section, accept rows), flattened so the hot path copies nothing:
-    // per selector × section whether the section matches, a small plan for the position test,
-    // and (only for id/kind/tag selectors) per selector × row whether the row matches.
-    let sectionCount: Int
+    // Row queries (registered by the rules through the binder), flattened so the hot path
+    // copies nothing: per query × section whether the section matches, a small plan for the
+    // position test, and (only for id/kind/tag selectors) per query × row whether the row matches.
+    let querySelectors: [CompiledRowSelector]
     let queryInSection: [Bool]
     let queryPlans: [QueryPlan]
     let queryAttributes: [[Bool]]
-    let keepQueries: [Int]
-    let acceptQueries: [Int]
-    let retargetCancel: Bool
-    // Accept rules: covered sections, matching `from` sections, cover bitmask per section.
-    let acceptCovers: [[Bool]]
-    /// Per accept rule × section: whether `from` selects the section.
-    let acceptFrom: [Bool]
-    let acceptMask: [UInt64]
-    /// Open sections grouped by accept mask, each list ascending; nil when there are over 64 accept rules.
+    /// Rows that may not leave their section (every `staying`).
+    let stayingQueries: [QueryID]
+    /// Every `admission`, in rule order, and per admission × section whether `from` selects it.
+    let admissions: [Admission]
+    let admissionFrom: [Bool]
+    /// Per section, a bit per admission (the first 64) that guards it.
+    let admissionMask: [UInt64]
+    /// Open sections grouped by admission mask, each list ascending; nil when there are over 64 admissions.
     let openGroups: [(mask: UInt64, sections: [Int])]?
-    // Capacity rules (for reasons): per row rule index, covered sections.
-    let capacityCovers: [[Bool]?]
 
-    // Section rules: per rule, selected sections; union of immovable; pinned sections ascending.
+    // MARK: Section rules
+
+    /// Per section rule, the sections it selects.
     let sectionRuleSelected: [[Bool]]
+    /// Sections that cannot be picked up.
     let immovableSections: [Bool]
+    /// Pinned sections, ascending.
     let pinnedSections: [Int]
 
     init(compiled: CompiledPolicy, table: Table) {
         self.compiled = compiled
         self.table = table
-        let policy = compiled.policy
-        let sectionCount = table.sections.count
+        retargetCancel = compiled.policy.retarget == .cancel
+
+        // 1. Layout.
         let counts = table.sections.map { $0.rows.count }
+        let sectionCount = counts.count
         self.counts = counts
+        self.sectionCount = sectionCount
         var slots = [Int](), bases = [Int]()
         slots.reserveCapacity(sectionCount)
         bases.reserveCapacity(sectionCount)
@@ -86,228 +101,106 @@ public struct BoundPolicy: Sendable {
         slotsBefore = slots
         rowBase = bases
 
-        // Holds: sections outer, rules inner, with scratch buffers reused across sections so
-        // binding allocates per rule, not per section.
-        let holds = compiled.holds
-        let holdPlans = holds.map(HoldPlan.init)
-        let holdSections: [[Bool]] = holds.map { hold in
-            hold.selector.section?.resolve(table).map { $0.selected } ?? Array(repeating: true, count: sectionCount)
-        }
-        var holdStart = [SectionRanges](repeating: SectionRanges(), count: holds.count)
-        var holdEnd = holdStart
-        var immovable = SectionRanges(), pinnedAny = SectionRanges()
-        var inLo = [Int](), inHi = [Int](), lastStart = [Int](), firstEnd = [Int]()
-        inLo.reserveCapacity(sectionCount)
-        inHi.reserveCapacity(sectionCount)
-        lastStart.reserveCapacity(sectionCount)
-        firstEnd.reserveCapacity(sectionCount)
-        var startBuffer: [(Int, Int)] = [], endBuffer: [(Int, Int)] = []
-        var immovableBuffer: [(Int, Int)] = [], pinnedBuffer: [(Int, Int)] = []
-        for u in 0..<sectionCount {
-            immovableBuffer.removeAll(keepingCapacity: true)
-            pinnedBuffer.removeAll(keepingCapacity: true)
-            var ls = -1, fe = Int.max
-            let n = counts[u]
-            for h in holdPlans.indices {
-                startBuffer.removeAll(keepingCapacity: true)
-                endBuffer.removeAll(keepingCapacity: true)
-                if holdSections[h][u] {
-                    // Positional rules need no look at the rows; the rest go row by row.
-                    if !holdPlans[h].positional(n, start: &startBuffer, end: &endBuffer) {
-                        Self.heldRows(holds[h], table.sections[u].rows, start: &startBuffer, end: &endBuffer)
-                    }
-                }
-                holdStart[h].appendSection(startBuffer)
-                holdEnd[h].appendSection(endBuffer)
-                immovableBuffer += startBuffer
-                immovableBuffer += endBuffer
-                if holdPlans[h].pins {
-                    pinnedBuffer += startBuffer
-                    pinnedBuffer += endBuffer
-                    for r in startBuffer { ls = max(ls, r.1) }
-                    for r in endBuffer { fe = min(fe, r.0) }
-                }
-            }
-            immovable.appendSection(immovableBuffer)
-            pinnedAny.appendSection(pinnedBuffer)
-            lastStart.append(ls)
-            firstEnd.append(fe)
-            inLo.append(ls + 1)
-            inHi.append(min(fe, counts[u]))
-        }
-        self.holdStart = holdStart
-        self.holdEnd = holdEnd
-        self.immovable = immovable
-        self.pinnedAny = pinnedAny
-        self.inLo = inLo
-        self.inHi = inHi
-        self.lastStartPinned = lastStart
-        self.firstEndPinned = firstEnd
+        // 2. Each rule's effects.
+        var binder = RuleBinder(table: table, counts: counts)
+        let effects = compiled.rules.map { $0.bind(&binder) }
+        self.effects = effects
+        querySelectors = binder.querySelectors
+        queryInSection = binder.queryInSection
+        queryPlans = binder.queryPlans
+        queryAttributes = binder.queryAttributes
 
-        // Capacity.
-        var room = [Bool](repeating: true, count: sectionCount)
-        var give = [Bool](repeating: true, count: sectionCount)
-        var capacityCovers = [[Bool]?](repeating: nil, count: policy.rules.count)
-        for (index, rule) in policy.rules.enumerated() {
-            guard case .capacity(let selector, let max, let min) = rule.kind else { continue }
-            let covers = selector.resolve(table).map { $0.selected }
-            capacityCovers[index] = covers
-            for u in 0..<sectionCount where covers[u] {
-                if let max, counts[u] + 1 > max { room[u] = false }
-                if let min, counts[u] - 1 < min { give[u] = false }
-            }
+        // 3. Their union, packed.
+        let holds = PackedHolds(effects, counts: counts)
+        immovable = holds.immovable
+        pinnedAny = holds.pinned
+        lastStartPinned = holds.lastStart
+        firstEndPinned = holds.firstEnd
+        inLo = holds.inLo
+        inHi = holds.inHi
+        let limits = PackedLimits(effects, counts: counts)
+        openToDrops = (0..<sectionCount).map { limits.canTake[$0] && holds.inLo[$0] <= holds.inHi[$0] }
+        stayingQueries = effects.compactMap(\.staying)
+        var fixedOrder = [Bool](repeating: false, count: sectionCount)
+        for case let fixed? in effects.map(\.fixedOrder) {
+            for u in 0..<sectionCount where fixed[u] { fixedOrder[u] = true }
         }
-        self.capacityCovers = capacityCovers
-        roomForOneMore = room
-        canGiveOne = give
-        var open = [Bool]()
-        for u in 0..<sectionCount { open.append(room[u] && inLo[u] <= inHi[u]) }
-        openToDrops = open
-
-        // Query selectors.
-        self.sectionCount = sectionCount
-        let keepEverywhere = compiled.keepQueries.map { QueryPlan(compiled.querySelectors[$0]) }
-            .map { $0.position == .any && !$0.filtersAttributes }
-        var inSection: [Bool] = [], attributes: [[Bool]] = [], plans: [QueryPlan] = []
-        for selector in compiled.querySelectors {
-            inSection += selector.section?.resolve(table).map { $0.selected } ?? Array(repeating: true, count: sectionCount)
-            plans.append(QueryPlan(selector))
-            if selector.filtersAttributes {
-                var flags = [Bool]()
-                flags.reserveCapacity(runningRows)
-                for section in table.sections {
-                    for row in section.rows { flags.append(selector.matchesAttributes(row)) }
-                }
-                attributes.append(flags)
-            } else {
-                attributes.append([])
-            }
-        }
-        queryInSection = inSection
-        queryAttributes = attributes
-        var summaries: [SectionSummary] = []
-        summaries.reserveCapacity(sectionCount)
-        let keepQueryList = compiled.keepQueries
-        for u in 0..<sectionCount {
-            var keepsAll = false
-            for (n, q) in keepQueryList.enumerated() where keepEverywhere[n] && inSection[q * sectionCount + u] { keepsAll = true }
-            let p = pinnedAny.edges(u, counts[u]), m = immovable.edges(u, counts[u])
-            summaries.append(SectionSummary(
-                count: counts[u], pinnedSimple: p.simple, pinnedTop: p.top, pinnedBottom: p.bottom,
-                immovableSimple: m.simple, immovableTop: m.top, immovableBottom: m.bottom, keepsAll: keepsAll, canGive: give[u]))
-        }
-        self.summaries = summaries
-        lanes = summaries.map(FastLane.init)
-        queryPlans = plans
-        keepQueries = compiled.keepQueries
-        acceptQueries = compiled.accepts.map(\.query)
-        retargetCancel = policy.retarget == .cancel
-
-        // Accept.
-        var covers: [[Bool]] = [], from: [Bool] = []
+        let admissions = effects.compactMap(\.admission)
+        self.admissions = admissions
+        admissionFrom = admissions.flatMap(\.from)
         var mask = [UInt64](repeating: 0, count: sectionCount)
-        for (a, accept) in compiled.accepts.enumerated() {
-            guard case .accept(let section, let fromSelector, _) = policy.rules[accept.ruleIndex].kind else { continue }
-            let c = section.resolve(table).map { $0.selected }
-            covers.append(c)
-            from += fromSelector.resolve(table).map { $0.selected }
-            if a < 64 {
-                for u in 0..<sectionCount where c[u] { mask[u] |= 1 << UInt64(a) }
-            }
+        for (a, admission) in admissions.prefix(64).enumerated() {
+            for u in 0..<sectionCount where admission.guarded[u] { mask[u] |= 1 << UInt64(a) }
         }
-        acceptCovers = covers
-        acceptFrom = from
-        acceptMask = mask
-        if compiled.accepts.count <= 64 {
+        admissionMask = mask
+        if admissions.count <= 64 {
             var groups: [UInt64: [Int]] = [:]
-            for u in 0..<sectionCount where open[u] { groups[mask[u], default: []].append(u) }
+            for u in 0..<sectionCount where openToDrops[u] { groups[mask[u], default: []].append(u) }
             openGroups = groups.map { ($0.key, $0.value) }.sorted { $0.mask < $1.mask }
         } else {
             openGroups = nil
         }
+        let summaries = Self.summaries(
+            counts: counts, holds: holds, canGive: limits.canGive, fixedOrder: fixedOrder,
+            staying: stayingQueries, plans: queryPlans, inSection: queryInSection)
+        self.summaries = summaries
+        lanes = summaries.map(FastLane.init)
 
         // Section rules.
+        let sections = Self.bindSectionRules(compiled.policy.sectionRules, table: table)
+        sectionRuleSelected = sections.selected
+        immovableSections = sections.immovable
+        pinnedSections = sections.pinned
+    }
+
+    /// Per section: the edges of its held rows and whether every row must stay in it.
+    private static func summaries(
+        counts: [Int], holds: PackedHolds, canGive: [Bool], fixedOrder: [Bool],
+        staying: [QueryID], plans: [QueryPlan], inSection: [Bool]
+    ) -> [SectionSummary] {
+        let sectionCount = counts.count
+        // Staying queries that hold every row of a section they select.
+        let everywhere = staying.filter { plans[$0.index].position == .any && !plans[$0.index].filtersAttributes }
+        var summaries: [SectionSummary] = []
+        summaries.reserveCapacity(sectionCount)
+        for u in 0..<sectionCount {
+            let keepsAll = everywhere.contains { inSection[$0.index &* sectionCount &+ u] }
+            let p = holds.pinned.edges(u, counts[u]), m = holds.immovable.edges(u, counts[u])
+            summaries.append(SectionSummary(
+                count: counts[u], pinnedSimple: p.simple, pinnedTop: p.top, pinnedBottom: p.bottom,
+                immovableSimple: m.simple, immovableTop: m.top, immovableBottom: m.bottom,
+                keepsAll: keepsAll, canGive: canGive[u], fixedOrder: fixedOrder[u]))
+        }
+        return summaries
+    }
+
+    /// Per section rule the sections it selects; which sections cannot be picked up; the pinned ones.
+    private static func bindSectionRules(_ rules: [SectionRule], table: Table)
+        -> (selected: [[Bool]], immovable: [Bool], pinned: [Int]) {
+        let sectionCount = table.sections.count
         var selected: [[Bool]] = []
-        var immovableSections = [Bool](repeating: false, count: sectionCount)
+        var immovable = [Bool](repeating: false, count: sectionCount)
         var pinned = [Bool](repeating: false, count: sectionCount)
-        for rule in policy.sectionRules {
-            let target: SectionRuleTarget
-            var pins = false
-            switch rule.kind {
-            case .lock(let t): target = t
-            case .pin(let t, _):
-                target = t
-                pins = true
-            }
+        for rule in rules {
             var chosen = [Bool](repeating: false, count: sectionCount)
-            switch target {
-            case .sections(let selector):
-                chosen = selector.resolve(table).map { $0.selected }
-            case .first(let n):
-                for u in 0..<min(n, sectionCount) { chosen[u] = true }
-            case .last(let n):
-                for u in max(0, sectionCount - n)..<sectionCount { chosen[u] = true }
+            switch rule.target {
+            case .sections(let selector): chosen = selector.selected(in: table)
+            case .first(let n): for u in 0..<Swift.min(n, sectionCount) { chosen[u] = true }
+            case .last(let n): for u in Swift.max(0, sectionCount - n)..<sectionCount { chosen[u] = true }
             }
             for u in 0..<sectionCount where chosen[u] {
-                immovableSections[u] = true
-                if pins { pinned[u] = true }
+                immovable[u] = true
+                if rule.pins { pinned[u] = true }
             }
             selected.append(chosen)
         }
-        sectionRuleSelected = selected
-        self.immovableSections = immovableSections
-        pinnedSections = (0..<sectionCount).filter { pinned[$0] }
+        return (selected, immovable, (0..<sectionCount).filter { pinned[$0] })
     }
 
-    /// The rows of one section a hold rule selects, split by anchor (locks put all in `start`),
-    /// appended to `start` and `end` in ascending order.
-    private static func heldRows(_ hold: HoldRule, _ rows: [Row], start: inout [(Int, Int)], end: inout [(Int, Int)]) {
-        let n = rows.count
-        let selector = hold.selector
-        guard n > 0 else { return }
-        func anchorEnd(_ fromEnd: Bool) -> Bool {
-            guard hold.pins else { return false }
-            return (hold.anchor ?? (fromEnd ? .end : .start)) == .end
-        }
-        if !selector.filtersAttributes {
-            switch selector.position {
-            case nil:
-                if anchorEnd(false) { end.append((0, n - 1)) } else { start.append((0, n - 1)) }
-                return
-            case .first(let count):
-                if anchorEnd(false) { end.append((0, min(count, n) - 1)) } else { start.append((0, min(count, n) - 1)) }
-                return
-            case .last(let count):
-                if anchorEnd(true) { end.append((max(0, n - count), n - 1)) } else { start.append((max(0, n - count), n - 1)) }
-                return
-            case .indices:
-                break
-            }
-        }
-        // Row by row: index lists (small) or attribute filters (every candidate row is looked at).
-        func add(_ k: Int, _ fromEnd: Bool) {
-            if anchorEnd(fromEnd) {
-                if let last = end.last, last.1 == k - 1 { end[end.count - 1].1 = k } else { end.append((k, k)) }
-            } else {
-                if let last = start.last, last.1 == k - 1 { start[start.count - 1].1 = k } else { start.append((k, k)) }
-            }
-        }
-        func consider(_ k: Int) {
-            let (matches, fromEnd) = selector.matchesPosition(k, of: n)
-            if matches && selector.matchesAttributes(rows[k]) { add(k, fromEnd) }
-        }
-        switch selector.position {
-        case .indices(let list):
-            for k in Set(list.map { $0 < 0 ? n + $0 : $0 }.filter { $0 >= 0 && $0 < n }).sorted() { consider(k) }
-        case .first(let count): for k in 0..<min(count, n) { consider(k) }
-        case .last(let count): for k in max(0, n - count)..<n { consider(k) }
-        case nil: for k in 0..<n { consider(k) }
-        }
-    }
-
-    /// Whether query selector `q` selects the row at `s.i`.
+    /// Whether query `q` selects the row at `s.i`.
     @inline(__always)
-    func query(_ q: Int, _ s: Int, _ i: Int) -> Bool {
+    func query(_ q: QueryID, _ s: Int, _ i: Int) -> Bool {
+        let q = q.index
         guard queryInSection[q &* sectionCount &+ s] else { return false }
         let plan = queryPlans[q]
         switch plan.position {
@@ -315,14 +208,73 @@ public struct BoundPolicy: Sendable {
         case .first: guard i < plan.count else { return false }
         case .last: guard i >= counts[s] - plan.count else { return false }
         case .indices:
-            guard compiled.querySelectors[q].matchesPosition(i, of: counts[s]).matches else { return false }
+            guard querySelectors[q].matchesPosition(i, of: counts[s]).matches else { return false }
         }
         return plan.filtersAttributes ? queryAttributes[q][rowBase[s] &+ i] : true
     }
 
-    /// Whether accept rule `a`'s `from` selects section `s`.
+    /// Whether admission `a` lets rows in from section `s` (its `from`).
     @inline(__always)
-    func acceptsFrom(_ a: Int, _ s: Int) -> Bool { acceptFrom[a &* sectionCount &+ s] }
+    func admitsFrom(_ a: Int, _ s: Int) -> Bool { admissionFrom[a &* sectionCount &+ s] }
+}
+
+/// The union of every rule's held rows, per section, and the pin model's numbers from it.
+struct PackedHolds {
+    var immovable = SectionRanges()
+    var pinned = SectionRanges()
+    var lastStart: [Int] = []
+    var firstEnd: [Int] = []
+    var inLo: [Int] = []
+    var inHi: [Int] = []
+
+    init(_ effects: [RuleEffects], counts: [Int]) {
+        let held = effects.compactMap(\.held)
+        let sectionCount = counts.count
+        lastStart.reserveCapacity(sectionCount)
+        firstEnd.reserveCapacity(sectionCount)
+        inLo.reserveCapacity(sectionCount)
+        inHi.reserveCapacity(sectionCount)
+        var immovableBuffer: [(Int, Int)] = [], pinnedBuffer: [(Int, Int)] = []
+        for u in 0..<sectionCount {
+            immovableBuffer.removeAll(keepingCapacity: true)
+            pinnedBuffer.removeAll(keepingCapacity: true)
+            var ls = -1, fe = Int.max
+            for h in held {
+                h.start.appendRanges(of: u, to: &immovableBuffer)
+                h.end.appendRanges(of: u, to: &immovableBuffer)
+                if h.pins {
+                    h.start.appendRanges(of: u, to: &pinnedBuffer)
+                    h.end.appendRanges(of: u, to: &pinnedBuffer)
+                    ls = Swift.max(ls, h.lastStart(u))
+                    fe = Swift.min(fe, h.firstEnd(u))
+                }
+            }
+            immovable.appendSection(immovableBuffer)
+            pinned.appendSection(pinnedBuffer)
+            lastStart.append(ls)
+            firstEnd.append(fe)
+            let entry = PinModel.entry(lastStart: ls, firstEnd: fe, count: counts[u])
+            inLo.append(entry.lo)
+            inHi.append(entry.hi)
+        }
+    }
+}
+
+/// Per section, whether every rule's limits let one row in and one row out.
+struct PackedLimits {
+    var canTake: [Bool]
+    var canGive: [Bool]
+
+    init(_ effects: [RuleEffects], counts: [Int]) {
+        canTake = [Bool](repeating: true, count: counts.count)
+        canGive = canTake
+        for case let limits? in effects.map(\.limits) {
+            for u in counts.indices {
+                if !limits.allowsEntry(u, count: counts[u], adding: 1) { canTake[u] = false }
+                if !limits.allowsExit(u, count: counts[u], removing: 1) { canGive[u] = false }
+            }
+        }
+    }
 }
 
 /// A section's facts for the hot path. When its held rows are only a run at the top and a
@@ -331,7 +283,7 @@ public struct BoundPolicy: Sendable {
 struct SectionSummary: Sendable {
     /// Rows are kept in this section and held rows sit only at its top and bottom: the
     /// fast path of ``BoundPolicy/target(from:proposed:)`` needs nothing else.
-    var fast: Bool { keepsAll && pinnedSimple && immovableSimple }
+    var fast: Bool { keepsAll && pinnedSimple && immovableSimple && !fixedOrder }
     let count: Int
     /// True when pinned rows form at most a top run `0...pinnedTop` and a bottom run `pinnedBottom..<count`.
     let pinnedSimple: Bool
@@ -341,10 +293,12 @@ struct SectionSummary: Sendable {
     let immovableSimple: Bool
     let immovableTop: Int
     let immovableBottom: Int
-    /// A keep-in-section rule holds every row of this section.
+    /// A staying rule holds every row of this section.
     let keepsAll: Bool
-    /// A row may leave without breaking `capacity.min`.
+    /// A row may leave without breaking a limit.
     let canGive: Bool
+    /// No row may move to another index of this section.
+    let fixedOrder: Bool
 }
 
 /// The fast path's numbers for one section, packed small: valid rows `lo...hi` for a row of
@@ -360,68 +314,11 @@ struct FastLane: Sendable {
     init(_ s: SectionSummary) {
         let fits = s.count < Int(Int32.max)
         count = Int32(truncatingIfNeeded: s.count)
-        lo = Int32(truncatingIfNeeded: s.pinnedTop + 1)
-        hi = Int32(truncatingIfNeeded: s.pinnedBottom - 1)
+        let own = PinModel.own(below: s.pinnedTop, above: s.pinnedBottom, count: s.count)
+        lo = Int32(truncatingIfNeeded: own.lo)
+        hi = Int32(truncatingIfNeeded: own.hi)
         top = Int32(truncatingIfNeeded: s.immovableTop)
         bottom = Int32(truncatingIfNeeded: s.immovableBottom)
         fast = s.fast && fits
-    }
-}
-
-/// A hold rule's positional part as plain values, so binding copies nothing per section.
-struct HoldPlan: Sendable {
-    enum Position: UInt8, Sendable { case all, first, last, other }
-    let position: Position
-    let count: Int
-    let pins: Bool
-    /// The explicit anchor, or nil for the default.
-    let anchor: Anchor?
-
-    init(_ hold: HoldRule) {
-        pins = hold.pins
-        anchor = hold.anchor
-        if hold.selector.filtersAttributes {
-            (position, count) = (.other, 0)
-            return
-        }
-        switch hold.selector.position {
-        case nil: (position, count) = (.all, 0)
-        case .first(let n)?: (position, count) = (.first, n)
-        case .last(let n)?: (position, count) = (.last, n)
-        case .indices?: (position, count) = (.other, 0)
-        }
-    }
-
-    /// Appends the held range of a section of `n` rows; false when the rule needs a look at each row.
-    @inline(__always)
-    func positional(_ n: Int, start: inout [(Int, Int)], end: inout [(Int, Int)]) -> Bool {
-        guard n > 0 else { return position != .other }
-        let range: (Int, Int), fromEnd: Bool
-        switch position {
-        case .other: return false
-        case .all: (range, fromEnd) = ((0, n - 1), false)
-        case .first: (range, fromEnd) = ((0, Swift.min(count, n) - 1), false)
-        case .last: (range, fromEnd) = ((Swift.max(0, n - count), n - 1), true)
-        }
-        if pins && (anchor ?? (fromEnd ? .end : .start)) == .end { end.append(range) } else { start.append(range) }
-        return true
-    }
-}
-
-/// The position test of a query selector as plain values, so checking it copies nothing.
-struct QueryPlan: Sendable {
-    enum Position: UInt8, Sendable { case any, first, last, indices }
-    let position: Position
-    let count: Int
-    let filtersAttributes: Bool
-
-    init(_ s: CompiledRowSelector) {
-        switch s.position {
-        case nil: (position, count) = (.any, 0)
-        case .first(let n)?: (position, count) = (.first, n)
-        case .last(let n)?: (position, count) = (.last, n)
-        case .indices?: (position, count) = (.indices, 0)
-        }
-        filtersAttributes = s.filtersAttributes
     }
 }

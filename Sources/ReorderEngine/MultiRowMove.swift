@@ -76,9 +76,8 @@ extension BoundPolicy {
     /// when retargeting (multi-row moves are not the hot path).
     public func decide(_ move: MultiRowMove) throws(MoveError) -> MultiRowDecision {
         try table.validate(move)
-        let rules = compiled.policy.rules
         var holding: [Violation] = []
-        for index in rules.indices {
+        for index in effects.indices {
             // The first moving row each lock, pin or reserve rule holds names it.
             for k in move.rows {
                 if let finding = holdsMovingRow(index, Position(section: move.section, row: k)) {
@@ -123,86 +122,14 @@ extension BoundPolicy {
         return best.map { slots[$0] }
     }
 
-    /// The rules a block landing at `to` breaks, in file order (reasons only when asked).
+    /// The rules a block landing at `to` breaks, in file order (reasons only when asked):
+    /// violated or not from each rule's effects, worded by its unit.
     func multiViolations(_ move: MultiRowMove, to: Position, reasons: Bool) -> [Violation] {
-        let rules = compiled.policy.rules
-        let s = move.section, t = to.section, m = move.rows.count
-        let moving = move.rows.map { Position(section: s, row: $0) }
-        let label = moving.count == 1 ? "\(moving[0])" : "\(moving.count) rows from section \(s)"
         var out: [Violation] = []
-        func add(_ index: Int, _ reason: @autoclosure () -> Reason) {
-            out.append(Violation(compiled.rowRuleReferences[index], reason: reasons ? reason() : ""))
-        }
-        for index in rules.indices {
-            switch rules[index].kind {
-            case .lock:
-                continue
-            case .pin, .reserve:
-                let h = compiled.holdIndexOfRule[index]!
-                if let shifted = shiftedPinnedRow(h, move, to: to) {
-                    let word = compiled.holds[h].reserved ? "reserved" : "pinned"
-                    add(index, "moving \(label) to \(to) would shift \(word) row \(rowName(shifted.0)) from \(shifted.0) to \(shifted.1)")
-                }
-            case .keepInSection:
-                guard t != s else { continue }
-                let q = compiled.queryIndexOfRule[index]!
-                let kept = moving.filter { query(q, $0.section, $0.row) }
-                if !kept.isEmpty {
-                    add(index, "moving \(names(kept)) to \(to) would take \(kept.count == 1 ? "it" : "them") out of \(sectionName(s))")
-                }
-            case .accept:
-                let a = compiled.acceptIndexOfRule[index]!
-                guard t != s, acceptCovers[a][t] else { continue }
-                if !acceptsFrom(a, s) {
-                    add(index, "\(sectionName(t)) does not accept rows from \(sectionName(s))")
-                } else {
-                    let refused = moving.filter { !query(acceptQueries[a], $0.section, $0.row) }
-                    if !refused.isEmpty {
-                        add(index, "\(sectionName(t)) does not accept \(refused.count == 1 ? "row" : "rows") \(names(refused))")
-                    }
-                }
-            case .capacity(_, let max, let min):
-                guard t != s, let covers = capacityCovers[index] else { continue }
-                if covers[t], let max, counts[t] + m > max {
-                    add(index, "moving \(label) to \(to) would put \(plural(counts[t] + m, "row")) in \(sectionName(t)), more than its max of \(max)")
-                } else if covers[s], let min, counts[s] - m < min {
-                    add(index, "moving \(label) out of \(sectionName(s)) would leave \(plural(counts[s] - m, "row")), fewer than its min of \(min)")
-                }
-            }
+        for index in effects.indices where breaks(effects[index], block: move, to: to) {
+            let reason = reasons ? compiled.rules[index].word(BlockCheck(bound: self, effects: effects[index], move: move, to: to)) : ""
+            out.append(Violation(compiled.rowRuleReferences[index], reason: reason))
         }
         return out
-    }
-
-    /// `"A"`, `"A" and "B"`, `"A", "B" and "C"`.
-    private func names(_ rows: [Position]) -> Reason {
-        var parts: [Reason.Part] = []
-        for (n, p) in rows.enumerated() {
-            if n > 0 { parts.append(.text(n == rows.count - 1 ? " and " : ", ")) }
-            parts.append(rowName(p))
-        }
-        return Reason(parts)
-    }
-
-    /// The first row held by hold `h` whose anchored position the block move changes: its old and new position.
-    private func shiftedPinnedRow(_ h: Int, _ move: MultiRowMove, to: Position) -> (Position, Position)? {
-        let s = move.section, t = to.section, m = move.rows.count
-        var sections = [s]
-        if t != s { sections.append(t) }
-        for u in sections.sorted() {
-            let n = counts[u]
-            let newCount = n - (u == s ? m : 0) + (u == t ? m : 0)
-            for (ranges, anchorEnd) in [(holdStart[h], false), (holdEnd[h], true)] {
-                for (lo, hi) in ranges.ranges(u) {
-                    for k in lo...hi {
-                        var k2 = k
-                        if u == s { k2 -= move.rows.prefix { $0 < k }.count }
-                        if u == t && k2 >= to.row { k2 += m }
-                        let moved = anchorEnd ? (newCount - 1 - k2 != n - 1 - k) : (k2 != k)
-                        if moved { return (Position(section: u, row: k), Position(section: u, row: k2)) }
-                    }
-                }
-            }
-        }
-        return nil
     }
 }

@@ -52,25 +52,9 @@ public struct RuleMetadata: Hashable, Sendable {
     }
 }
 
-/// A rule about moving rows (SPEC §2.2).
+/// A rule about moving rows (SPEC §2.2). Its meaning is one of the rule kinds listed in
+/// ``RuleRegistry`` (see ``RowRule/Kind``).
 public struct RowRule: Hashable, Sendable {
-    /// The rule's meaning.
-    public enum Kind: Hashable, Sendable {
-        /// Selected rows cannot be picked up; other rows may still shift them.
-        case lock(RowSelector)
-        /// Selected rows cannot be picked up, and no move may change their section or anchored position.
-        /// A nil anchor means the default: `end` for rows selected through `last` or a negative index.
-        case pin(RowSelector, anchor: Anchor?)
-        /// The first (`.start`) or last (`.end`) `count` rows of each selected section are pinned.
-        case reserve(edge: Anchor, count: Int, section: SectionSelector?)
-        /// Selected rows may only be dropped in their own section.
-        case keepInSection(RowSelector)
-        /// A move into a selected section from another is valid only from `from` sections and for `rows`.
-        case accept(section: SectionSelector, from: SectionSelector, rows: RowSelector)
-        /// Moves into a selected section need room below `max`; moves out need `min` rows left.
-        case capacity(section: SectionSelector, max: Int?, min: Int?)
-    }
-
     /// Id, message and location.
     public var metadata: RuleMetadata
     /// The meaning.
@@ -83,16 +67,7 @@ public struct RowRule: Hashable, Sendable {
     }
 
     /// The rule kind's keyword as written in policy files.
-    public var keyword: String {
-        switch kind {
-        case .lock: "lock"
-        case .pin: "pin"
-        case .reserve: "reserve"
-        case .keepInSection: "keep-in-section"
-        case .accept: "accept"
-        case .capacity: "capacity"
-        }
-    }
+    public var keyword: String { kind.keyword }
 }
 
 /// Which sections a section rule selects: a selector, or the first/last N.
@@ -132,6 +107,19 @@ public struct SectionRule: Hashable, Sendable {
         case .lock: "lock"
         case .pin: "pin"
         }
+    }
+
+    /// The sections the rule selects.
+    public var target: SectionRuleTarget {
+        switch kind {
+        case .lock(let t), .pin(let t, _): t
+        }
+    }
+
+    /// True for `pin`: a move may not change the section's anchored index.
+    public var pins: Bool {
+        if case .pin = kind { return true }
+        return false
     }
 }
 

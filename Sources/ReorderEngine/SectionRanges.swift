@@ -1,7 +1,7 @@
 /// Sorted, disjoint inclusive index ranges for every section of a table, stored flat
 /// (one array of bounds plus per-section offsets) so binding allocates little and
 /// queries are a binary search within one section.
-struct SectionRanges: Sendable {
+package struct SectionRanges: Sendable {
     private var offsets: [Int] = [0]
     private var lows: [Int] = []
     private var highs: [Int] = []
@@ -71,10 +71,17 @@ struct SectionRanges: Sendable {
         (offsets[u]..<offsets[u + 1]).map { (lows[$0], highs[$0]) }
     }
 
+    /// Appends the ranges of section `u` to `buffer`, allocating nothing when it has room.
+    func appendRanges(of u: Int, to buffer: inout [(Int, Int)]) {
+        for r in offsets[u]..<offsets[u + 1] { buffer.append((lows[r], highs[r])) }
+    }
+
     func isEmpty(_ u: Int) -> Bool { offsets[u] == offsets[u + 1] }
 
+    /// The smallest member of section `u`.
     func first(_ u: Int) -> Int? { isEmpty(u) ? nil : lows[offsets[u]] }
 
+    /// The largest member of section `u`.
     func last(_ u: Int) -> Int? { isEmpty(u) ? nil : highs[offsets[u + 1] - 1] }
 
     /// Index of the first range in section `u` whose high bound is >= `k`.

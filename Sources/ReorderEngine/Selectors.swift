@@ -18,26 +18,22 @@ public enum SectionSelector: Hashable, Sendable {
     /// A selector for one id.
     public static func id(_ id: String) -> SectionSelector { .some([.id(id)]) }
 
-    /// For each section of `table`, whether it is selected and whether through a negative index.
-    func resolve(_ table: Table) -> [(selected: Bool, fromEnd: Bool)] {
+    /// For each section of `table`, whether it is selected. (A negative index inside a
+    /// selector never changes a pin's anchor, SPEC §7, so only the selection matters.)
+    func selected(in table: Table) -> [Bool] {
         let count = table.sections.count
         switch self {
         case .all:
-            return Array(repeating: (true, false), count: count)
+            return Array(repeating: true, count: count)
         case .some(let refs):
-            var result = Array(repeating: (selected: false, fromEnd: false), count: count)
+            var result = Array(repeating: false, count: count)
             for ref in refs {
                 switch ref {
                 case .index(let i):
                     let resolved = i < 0 ? count + i : i
-                    if resolved >= 0 && resolved < count {
-                        result[resolved].selected = true
-                        if i < 0 { result[resolved].fromEnd = true }
-                    }
+                    if resolved >= 0 && resolved < count { result[resolved] = true }
                 case .id(let id):
-                    for (u, section) in table.sections.enumerated() where section.id == id {
-                        result[u].selected = true
-                    }
+                    for (u, section) in table.sections.enumerated() where section.id == id { result[u] = true }
                 }
             }
             return result

@@ -8,7 +8,8 @@ struct PolicyDecoder {
     var diagnostics: [Diagnostic] { d.diagnostics }
 
     static let topKeys = ["reorder-policy", "name", "description", "retarget", "rules", "section-rules", "tests"]
-    static let rowKinds = ["lock", "pin", "reserve", "keep-in-section", "accept", "capacity"]
+    /// The row-rule keywords, from the registry of rule kinds.
+    static let rowKinds = RuleRegistry.rowKinds.map { $0.keyword }
     static let sectionKinds = ["lock", "pin"]
     static let selectorKeys = ["section", "first", "last", "index", "id", "kind", "tag"]
 
@@ -132,25 +133,11 @@ struct PolicyDecoder {
     }
 
     mutating func rowRule(_ item: YAMLNode, defaultID: String, ids: inout [(String, Span)]) -> RowRule? {
-        guard let (entry, meta) = ruleItem(item, kinds: Self.rowKinds, context: "rule", defaultID: defaultID, ids: &ids) else { return nil }
-        let value = entry.value
-        let kind: RowRule.Kind?
-        switch entry.name {
-        case "lock":
-            kind = rowSelector(value, for: "lock").map { .lock($0) }
-        case "pin":
-            var anchor: Anchor? = nil
-            kind = rowSelector(value, for: "pin", anchor: &anchor).map { .pin($0, anchor: anchor) }
-        case "reserve":
-            kind = reserve(value)
-        case "keep-in-section":
-            kind = rowSelector(value, for: "keep-in-section").map { .keepInSection($0) }
-        case "accept":
-            kind = accept(value)
-        default:
-            kind = capacity(value)
-        }
-        return kind.map { RowRule($0, metadata: meta) }
+        guard let (entry, meta) = ruleItem(item, kinds: Self.rowKinds, context: "rule", defaultID: defaultID, ids: &ids),
+              let kind = RuleRegistry.rowKind(entry.name)
+        else { return nil }
+        // The rule kind reads its own argument through this decoder (RuleArgumentReader below).
+        return kind.decodeKind(entry.value, &self).map { RowRule($0, metadata: meta) }
     }
 
     mutating func sectionRule(_ item: YAMLNode, defaultID: String, ids: inout [(String, Span)]) -> SectionRule? {
@@ -185,66 +172,6 @@ struct PolicyDecoder {
             return nil
         }
         return anchor
-    }
-
-    private mutating func reserve(_ node: YAMLNode) -> RowRule.Kind? {
-        guard let keys = d.mapping(node, in: "'reserve'", known: ["first", "last", "section"]) else { return nil }
-        let edges = (node.mapping ?? []).filter { $0.name == "first" || $0.name == "last" }
-        guard let edge = edges.first else {
-            d.error(.missingKey, "'reserve' needs 'first: N' or 'last: N'", node)
-            return nil
-        }
-        if edges.count > 1 {
-            d.error(.selectorConflict, "'\(edges[1].name)' cannot be combined with '\(edge.name)' in 'reserve'", edges[1].key)
-            return nil
-        }
-        var section: SectionSelector? = nil
-        var ok = true
-        if let entry = keys["section"] {
-            section = sectionSelector(entry.value, "'section'")
-            ok = section != nil
-        }
-        guard let count = d.integer(edge.value, "'\(edge.name)'", minimum: 1), ok else { return nil }
-        return .reserve(edge: edge.name == "first" ? .start : .end, count: count, section: section)
-    }
-
-    private mutating func accept(_ node: YAMLNode) -> RowRule.Kind? {
-        guard let keys = d.mapping(node, in: "'accept'", known: ["section", "from", "rows"]) else { return nil }
-        guard let sectionEntry = keys["section"] else {
-            d.error(.missingKey, "'accept' needs 'section': the sections it guards", node)
-            return nil
-        }
-        let section = sectionSelector(sectionEntry.value, "'section'")
-        var from: SectionSelector? = .all, rows: RowSelector? = .all
-        if let entry = keys["from"] { from = sectionSelector(entry.value, "'from'") }
-        if let entry = keys["rows"] { rows = rowSelector(entry.value, for: "'rows'") }
-        guard let section, let from, let rows else { return nil }
-        return .accept(section: section, from: from, rows: rows)
-    }
-
-    private mutating func capacity(_ node: YAMLNode) -> RowRule.Kind? {
-        guard let keys = d.mapping(node, in: "'capacity'", known: ["section", "max", "min"]) else { return nil }
-        guard let sectionEntry = keys["section"] else {
-            d.error(.missingKey, "'capacity' needs 'section': the sections it limits", node)
-            return nil
-        }
-        let section = sectionSelector(sectionEntry.value, "'section'")
-        guard keys["max"] != nil || keys["min"] != nil else {
-            d.error(.missingKey, "'capacity' needs 'max', 'min' or both", node)
-            return nil
-        }
-        var ok = true
-        var max: Int? = nil, min: Int? = nil
-        if let entry = keys["max"] {
-            max = d.integer(entry.value, "'max'", minimum: 0)
-            ok = ok && max != nil
-        }
-        if let entry = keys["min"] {
-            min = d.integer(entry.value, "'min'", minimum: 0)
-            ok = ok && min != nil
-        }
-        guard let section, ok else { return nil }
-        return .capacity(section: section, max: max, min: min)
     }
 
     // MARK: - Selectors
@@ -341,5 +268,33 @@ struct PolicyDecoder {
             return .some(.index(value))
         }
         return .some(.id(text))
+    }
+}
+
+/// How rule kinds read their arguments from the node tree, with this decoder's diagnostics.
+extension PolicyDecoder: RuleArgumentReader {
+    typealias Node = YAMLNode
+
+    mutating func entries(_ node: YAMLNode, in context: String, known: [String]) -> [RuleArgumentEntry<YAMLNode>]? {
+        guard d.mapping(node, in: context, known: known) != nil, let all = node.mapping else { return nil }
+        return all.filter { known.contains($0.name) }.map { RuleArgumentEntry(name: $0.name, key: $0.key, value: $0.value) }
+    }
+
+    mutating func integer(_ node: YAMLNode, _ what: String, minimum: Int?) -> Int? {
+        d.integer(node, what, minimum: minimum)
+    }
+
+    mutating func pinSelector(_ node: YAMLNode, for context: String) -> (RowSelector, Anchor?)? {
+        var anchor: Anchor? = nil
+        return rowSelector(node, for: context, anchor: &anchor).map { ($0, anchor) }
+    }
+
+    mutating func report(_ problem: RuleArgumentProblem, _ message: String, at node: YAMLNode, help: String?) {
+        let code: DiagnosticCode = switch problem {
+        case .missingKey: .missingKey
+        case .selectorConflict: .selectorConflict
+        case .invalidValue: .invalidValue
+        }
+        d.error(code, message, node, help: help)
     }
 }

@@ -3,6 +3,30 @@
 /// It describes the shape only; the loader's diagnostics remain the authority on meaning
 /// (ids unique across lists, `first`/`last`/`index` exclusive, and so on).
 public enum PolicySchema {
+    /// The row-rule item: `id`, `message` and exactly one rule kind, each kind's argument
+    /// schema taken from the registry of rule kinds.
+    static var rowRule: String {
+        let kinds = RuleRegistry.rowKinds
+        let oneOf = kinds.map { #"{ "required": ["\#($0.keyword)"] }"# }.joined(separator: ", ")
+        let properties = kinds.map { kind in
+            let schema = kind.argumentSchema.split(separator: "\n").map { $0.drop(while: { $0 == " " }) }.joined(separator: " ")
+            return #"        "\#(kind.keyword)": \#(schema)"#
+        }.joined(separator: ",\n")
+        return #"""
+        {
+              "type": "object",
+              "minProperties": 1,
+              "oneOf": [ \#(oneOf) ],
+              "additionalProperties": false,
+              "properties": {
+                "id": { "type": "string", "minLength": 1 },
+                "message": { "type": "string" },
+        \#(properties)
+              }
+            }
+        """#
+    }
+
     /// The schema as pretty-printed JSON.
     public static let json = #"""
 {
@@ -67,39 +91,7 @@ public enum PolicySchema {
           } }
       ]
     },
-    "rowRule": {
-      "type": "object",
-      "minProperties": 1,
-      "oneOf": [
-        { "required": ["lock"] }, { "required": ["pin"] }, { "required": ["reserve"] },
-        { "required": ["keep-in-section"] }, { "required": ["accept"] }, { "required": ["capacity"] }
-      ],
-      "additionalProperties": false,
-      "properties": {
-        "id": { "type": "string", "minLength": 1 },
-        "message": { "type": "string" },
-        "lock": { "$ref": "#/$defs/rowSelector", "description": "Rows that cannot be picked up (other rows may still shift them)." },
-        "pin": { "$ref": "#/$defs/pinSelector", "description": "Rows that cannot be picked up and never change position." },
-        "keep-in-section": { "$ref": "#/$defs/rowSelector", "description": "Rows that may only be dropped in their own section." },
-        "reserve": {
-          "type": "object", "additionalProperties": false,
-          "oneOf": [ { "required": ["first"] }, { "required": ["last"] } ],
-          "properties": { "first": { "$ref": "#/$defs/count" }, "last": { "$ref": "#/$defs/count" },
-                          "section": { "$ref": "#/$defs/sectionSelector" } }
-        },
-        "accept": {
-          "type": "object", "additionalProperties": false, "required": ["section"],
-          "properties": { "section": { "$ref": "#/$defs/sectionSelector" }, "from": { "$ref": "#/$defs/sectionSelector" },
-                          "rows": { "$ref": "#/$defs/rowSelector" } }
-        },
-        "capacity": {
-          "type": "object", "additionalProperties": false, "required": ["section"],
-          "anyOf": [ { "required": ["max"] }, { "required": ["min"] } ],
-          "properties": { "section": { "$ref": "#/$defs/sectionSelector" }, "max": { "$ref": "#/$defs/nonNegative" },
-                          "min": { "$ref": "#/$defs/nonNegative" } }
-        }
-      }
-    },
+    "rowRule": \#(rowRule),
     "sectionTarget": {
       "type": "object", "additionalProperties": false,
       "oneOf": [ { "required": ["section"] }, { "required": ["first"] }, { "required": ["last"] } ],

@@ -2,41 +2,14 @@ import Testing
 import ReorderEngine
 
 extension ReferenceEvaluator {
-    /// Multi-row moves by definition: simulate, then check every rule on every moving row.
+    /// Multi-row moves by definition: simulate, then check every rule on the moved block.
     func multiViolations(_ move: MultiRowMove, to: Position) -> [String] {
-        var grid = table.sections.indices.map { s in table.sections[s].rows.indices.map { Position(section: s, row: $0) } }
-        let moving = move.rows.map { Position(section: move.section, row: $0) }
-        grid[move.section].removeAll { moving.contains($0) }
-        grid[to.section].insert(contentsOf: moving, at: to.row)
-        var whereIs: [Position: Position] = [:]
-        for (s, rows) in grid.enumerated() { for (r, p) in rows.enumerated() { whereIs[p] = Position(section: s, row: r) } }
-        let s = move.section, t = to.section, m = moving.count
-        var out: [String] = []
-        for rule in policy.rules {
-            var broken = false
-            switch rule.kind {
-            case .lock: break
-            case .pin, .reserve: broken = pinsShift(rule, whereIs, grid.map(\.count))
-            case .keepInSection(let sel): broken = t != s && moving.contains { selects(sel, $0).0 }
-            case .accept(let section, let from, let rows):
-                if t != s && sections(section).selected.contains(t) {
-                    broken = !sections(from).selected.contains(s) || moving.contains { !selects(rows, $0).0 }
-                }
-            case .capacity(let section, let max, let min):
-                if t != s {
-                    let chosen = sections(section).selected
-                    if let max, chosen.contains(t), table.sections[t].rows.count + m > max { broken = true }
-                    if let min, chosen.contains(s), table.sections[s].rows.count - m < min { broken = true }
-                }
-            }
-            if broken { out.append(rule.metadata.id) }
-        }
-        return out
+        violatedRules(simulate(section: move.section, rows: move.rows, to: to))
     }
 
     func multiOutcome(_ move: MultiRowMove) -> Outcome {
         let moving = move.rows.map { Position(section: move.section, row: $0) }
-        let holding = policy.rules.filter { rule in held(rule)?.contains { moving.contains($0.0) } ?? false }
+        let holding = policy.rules.filter { rule in held(rule).contains { moving.contains($0.0) } }
         if !holding.isEmpty { return Outcome(kind: .denied, target: .row(move.source), ruleIDs: holding.map(\.metadata.id)) }
         let violated = multiViolations(move, to: move.to)
         if violated.isEmpty { return Outcome(kind: .allowed, target: .row(move.to), ruleIDs: []) }
@@ -107,7 +80,7 @@ extension ReferenceEvaluator {
         #expect(try bound.decide(MultiRowMove(section: 0, rows: [0, 1], to: Position(section: 1, row: 0))).kind == .allowed)
         let three = try bound.decide(MultiRowMove(section: 0, rows: [0, 1, 2], to: Position(section: 1, row: 0)))
         #expect(three.kind == .rejected)
-        #expect(three.violations.first?.reason == "moving 3 rows from section 0 to 1.0 would put 4 rows in section 1, more than its max of 3")
+        #expect(three.violations.first?.reason == "moving \"a\", \"b\" and \"c\" to 1.0 would put 4 rows in section 1, more than its max of 3")
     }
 }
 

@@ -16,10 +16,10 @@ struct SplitMix64: RandomNumberGenerator {
 /// Random tables and policies over small vocabularies, so selectors often hit.
 struct RandomPolicies {
     var rng: SplitMix64
-    let rowIDs = ["a", "b", "c", "d", "2"]
+    let rowIDs = ["a", "b", "c", "d", "2", "x\"y"]
     let kinds = ["item", "add", "status"]
     let tags = ["x", "y"]
-    let sectionIDs = ["In", "Out", "all", "2"]
+    let sectionIDs = ["In", "Out", "all", "2", "a b"]
 
     init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
@@ -62,21 +62,20 @@ struct RandomPolicies {
         return s
     }
 
+    /// A rule of a kind drawn from the registry, weighted, built by that kind's test file.
     mutating func rule(_ n: Int) -> RowRule {
-        let meta = RuleMetadata(id: "rule-\(n)")
-        switch int(0...9) {
-        case 0: return RowRule(.lock(rowSelector()), metadata: meta)
-        case 1, 2: return RowRule(.pin(rowSelector(), anchor: chance(0.3) ? pick([Anchor.start, .end]) : nil), metadata: meta)
-        case 3: return RowRule(.reserve(edge: pick([.start, .end]), count: int(1...2), section: chance(0.5) ? sectionSelector() : nil), metadata: meta)
-        case 4, 5: return RowRule(.keepInSection(rowSelector()), metadata: meta)
-        case 6, 7:
-            return RowRule(.accept(section: sectionSelector(), from: chance(0.5) ? sectionSelector() : .all,
-                                   rows: chance(0.5) ? rowSelector() : .all), metadata: meta)
-        default:
-            let max = chance(0.6) ? int(0...6) : nil
-            let min = max == nil || chance(0.4) ? int(0...4) : nil
-            return RowRule(.capacity(section: sectionSelector(), max: max, min: min), metadata: meta)
+        let kinds = RuleRegistry.rowKinds.compactMap { $0 as? any RandomRuleKind.Type }
+        var r = int(0...(kinds.map { $0.weight }.reduce(0, +) - 1))
+        for kind in kinds {
+            let weight = kind.weight
+            if r < weight { return RowRule(make(kind), metadata: RuleMetadata(id: "rule-\(n)")) }
+            r -= weight
         }
+        fatalError("no rule kinds")
+    }
+
+    private mutating func make<Kind: RandomRuleKind>(_ kind: Kind.Type) -> RowRule.Kind {
+        Kind.random(&self)
     }
 
     mutating func sectionRule(_ n: Int) -> SectionRule {
@@ -107,4 +106,12 @@ struct RandomPolicies {
         let limit = t == s ? table.sections[s].rows.count - 1 : table.sections[t].rows.count
         return (Position(section: s, row: i), Position(section: t, row: int(0...limit)))
     }
+}
+
+/// How random policies make rules of one kind; each kind's test file conforms its type.
+protocol RandomRuleKind {
+    /// How often random policies use the kind, relative to the others.
+    static var weight: Int { get }
+    /// A random rule of this kind over the generator's small vocabularies.
+    static func random(_ g: inout RandomPolicies) -> RowRule.Kind
 }

@@ -71,88 +71,60 @@ struct ReferenceEvaluator {
         table.sections.indices.flatMap { s in table.sections[s].rows.indices.map { Position(section: s, row: $0) } }
     }
 
-    /// Rows a lock/pin/reserve rule holds, with their anchors; nil for other kinds.
-    func held(_ rule: RowRule) -> [(Position, Anchor)]? {
-        switch rule.kind {
-        case .lock(let sel), .pin(let sel, _):
-            var anchorOverride: Anchor? = nil
-            if case .pin(_, let a) = rule.kind { anchorOverride = a }
-            return allPositions().compactMap { p in
-                let (hit, fromEnd) = selects(sel, p)
-                return hit ? (p, anchorOverride ?? (fromEnd ? .end : .start)) : nil
-            }
-        case .reserve(let edge, let count, let section):
-            let chosen = section.map { sections($0).selected } ?? Set(table.sections.indices)
-            return allPositions().compactMap { p in
-                guard chosen.contains(p.section) else { return nil }
-                let n = table.sections[p.section].rows.count
-                let hit = edge == .start ? p.row < count : p.row >= n - count
-                return hit ? (p, edge) : nil
-            }
-        default: return nil
-        }
+    /// Rows a rule holds (cannot be picked up), with the anchor each keeps; empty when it holds none.
+    func held(_ rule: RowRule) -> [(Position, Anchor)] {
+        meaning(rule).held(in: self)
     }
 
-    func isPin(_ rule: RowRule) -> Bool {
-        if case .lock = rule.kind { return false }
-        return held(rule) != nil
+    /// Every position of the table, in reading order.
+    func positions(in sections: Set<Int>? = nil) -> [Position] {
+        allPositions().filter { sections?.contains($0.section) ?? true }
+    }
+
+    /// The rule's meaning as its kind's test file writes it (every registered kind has one:
+    /// `RuleKindCoverageTests` checks).
+    func meaning(_ rule: RowRule) -> any ReferenceMeaning {
+        guard let meaning = rule.kind.argument as? any ReferenceMeaning else {
+            fatalError("rule kind '\(rule.keyword)' has no reference meaning; add one in its test file")
+        }
+        return meaning
     }
 
     // MARK: Rows
 
-    /// Simulates the move on tagged rows and returns where each original position ends up, and the new counts.
-    func simulate(_ from: Position, _ to: Position) -> ([Position: Position], [Int]) {
+    /// Simulates moving `rows` of section `s` as one block to `to` (a single row is a block of one).
+    func simulate(section s: Int, rows: [Int], to: Position) -> SimulatedMove {
         var grid = table.sections.indices.map { s in table.sections[s].rows.indices.map { Position(section: s, row: $0) } }
-        let moving = grid[from.section].remove(at: from.row)
-        grid[to.section].insert(moving, at: to.row)
+        let moving = rows.map { Position(section: s, row: $0) }
+        grid[s].removeAll { moving.contains($0) }
+        grid[to.section].insert(contentsOf: moving, at: to.row)
         var whereIs: [Position: Position] = [:]
-        for (s, rows) in grid.enumerated() {
-            for (r, original) in rows.enumerated() { whereIs[original] = Position(section: s, row: r) }
+        for (u, list) in grid.enumerated() {
+            for (r, original) in list.enumerated() { whereIs[original] = Position(section: u, row: r) }
         }
-        return (whereIs, grid.map(\.count))
+        return SimulatedMove(moving: moving, to: to, whereIs: whereIs, oldCounts: table.sections.map(\.rows.count), newCounts: grid.map(\.count))
     }
 
-    /// Whether a move that sent each original row to `whereIs` (leaving `counts` rows per
-    /// section) changes the section or anchored position of a row `rule` holds.
-    func pinsShift(_ rule: RowRule, _ whereIs: [Position: Position], _ counts: [Int]) -> Bool {
-        held(rule)!.contains { p, anchor in
-            let q = whereIs[p]!
-            let n0 = table.sections[p.section].rows.count, n1 = counts[q.section]
+    /// Whether the simulated move changes the section or anchored position of a held row.
+    func shiftsHeldRow(_ held: [(Position, Anchor)], _ move: SimulatedMove) -> Bool {
+        held.contains { p, anchor in
+            let q = move.whereIs[p]!
+            let n0 = move.oldCounts[p.section], n1 = move.newCounts[q.section]
             return q.section != p.section || (anchor == .start && q.row != p.row)
                 || (anchor == .end && n1 - 1 - q.row != n0 - 1 - p.row)
         }
     }
 
+    func violatedRules(_ move: SimulatedMove) -> [String] {
+        policy.rules.filter { meaning($0).isBroken(by: move, in: self) }.map(\.metadata.id)
+    }
+
     func violatedRules(_ from: Position, _ to: Position) -> [String] {
-        let (whereIs, newCounts) = simulate(from, to)
-        let s = from.section, t = to.section
-        var out: [String] = []
-        for rule in policy.rules {
-            var broken = false
-            switch rule.kind {
-            case .lock: break
-            case .pin, .reserve:
-                broken = pinsShift(rule, whereIs, newCounts)
-            case .keepInSection(let sel):
-                broken = selects(sel, from).0 && t != s
-            case .accept(let section, let fromSel, let rows):
-                if t != s && sections(section).selected.contains(t) {
-                    broken = !(sections(fromSel).selected.contains(s) && selects(rows, from).0)
-                }
-            case .capacity(let section, let max, let min):
-                if t != s {
-                    let chosen = sections(section).selected
-                    if let max, chosen.contains(t), table.sections[t].rows.count + 1 > max { broken = true }
-                    if let min, chosen.contains(s), table.sections[s].rows.count - 1 < min { broken = true }
-                }
-            }
-            if broken { out.append(rule.metadata.id) }
-        }
-        return out
+        violatedRules(simulate(section: from.section, rows: [from.row], to: to))
     }
 
     func rowOutcome(_ from: Position, _ to: Position) -> Outcome {
-        let holding = policy.rules.filter { rule in held(rule)?.contains { $0.0 == from } ?? false }
+        let holding = policy.rules.filter { rule in held(rule).contains { $0.0 == from } }
         if !holding.isEmpty { return Outcome(kind: .denied, target: .row(from), ruleIDs: holding.map(\.metadata.id)) }
         let violated = violatedRules(from, to)
         if violated.isEmpty { return Outcome(kind: .allowed, target: .row(to), ruleIDs: []) }
@@ -217,4 +189,31 @@ struct ReferenceEvaluator {
             .min { (abs($0 - b), abs($0 - a)) < (abs($1 - b), abs($1 - a)) }!
         return Outcome(kind: best == a ? .rejected : .retargeted, target: .section(best), ruleIDs: violated)
     }
+}
+
+/// A move simulated on a copy of the table: where every original row ends up.
+struct SimulatedMove {
+    /// The moving rows' original positions (one section).
+    let moving: [Position]
+    let to: Position
+    let whereIs: [Position: Position]
+    let oldCounts: [Int]
+    let newCounts: [Int]
+
+    var s: Int { moving[0].section }
+    var t: Int { to.section }
+    var crossesSections: Bool { s != t }
+}
+
+/// One rule kind's meaning written straight from the SPEC, for the reference evaluator. Each
+/// kind's test file (Tests/ReorderEngineTests/Rules) conforms the kind's public type.
+protocol ReferenceMeaning {
+    /// The rows the rule holds, with the anchor each keeps (a lock's anchor is ignored).
+    func held(in ref: ReferenceEvaluator) -> [(Position, Anchor)]
+    /// Whether the move breaks the rule (holding the moving row is checked separately).
+    func isBroken(by move: SimulatedMove, in ref: ReferenceEvaluator) -> Bool
+}
+
+extension ReferenceMeaning {
+    func held(in ref: ReferenceEvaluator) -> [(Position, Anchor)] { [] }
 }

@@ -84,8 +84,7 @@ public struct PolicyAnalyzer {
             }
             let coveringRules: [[Int]] = table.sections.indices.map { t in rules.indices.filter { covered[$0][t] } }
             let lockedRows: [[Position]] = rules.indices.map { index in
-                if case .lock = rules[index].kind { return bound.rowsHeld(byRule: index).map(\.position) }
-                return []
+                bound.holdsWithoutPinning(rule: index) ? bound.rowsHeld(byRule: index).map(\.position) : []
             }
             for index in rules.indices {
                 let held = bound.rowsHeld(byRule: index)
@@ -93,7 +92,7 @@ public struct PolicyAnalyzer {
                     || !(bound.sectionsCovered(byRule: index)?.isEmpty ?? true) {
                     facts[index].selectsSomething = true
                 }
-                if case .capacity(_, let max?, _) = rules[index].kind, max >= 1, !(bound.sectionsCovered(byRule: index)?.isEmpty ?? true) {
+                if bound.limitsEntry(rule: index) {
                     facts[index].capacityExpectsTraffic = true
                 }
             }
@@ -286,7 +285,7 @@ public struct PolicyAnalyzer {
         }
         for (index, rule) in rules.enumerated() {
             let f = facts[index], meta = rule.metadata
-            if case .capacity(_, let max?, let min?) = rule.kind, min > max {
+            if let capacity = rule.kind.argument as? CapacityRule, let max = capacity.max, let min = capacity.min, min > max {
                 warn(.capacityConflict, "capacity '\(meta.id)' has min \(min) above max \(max): no section can satisfy both", meta,
                      help: "a selected section may never hold more than \(max) rows nor fewer than \(min); lower min or raise max")
             }
@@ -308,7 +307,7 @@ public struct PolicyAnalyzer {
                 }
                 warn(.deadRule, message, meta, help: help)
             }
-            if case .accept = rule.kind, !f.letsRowsIn,
+            if rule.kind.argument is AcceptRule, !f.letsRowsIn,
                let capacity = rules.indices.first(where: { facts[$0].capacityExpectsTraffic && sharesSection(index, $0) }) {
                 warn(.closedSection, "the sections '\(meta.id)' guards accept no row from any other section, yet capacity '\(rules[capacity].metadata.id)' sets a max for them", meta,
                      help: "if the section should take rows, widen 'from' or 'rows'; if not, drop the capacity", example: f.refusedEntry)
@@ -361,10 +360,8 @@ public struct PolicyAnalyzer {
     }
 
     private func sectionSelector(of index: Int) -> SectionSelector? {
-        switch policy.rules[index].kind {
-        case .accept(let s, _, _), .capacity(let s, _, _): s
-        default: nil
-        }
+        let argument = policy.rules[index].kind.argument
+        return (argument as? AcceptRule)?.section ?? (argument as? CapacityRule)?.section
     }
 
     /// Whether a rule names an index the analysed tables cannot have (then "selects nothing" is no finding).
@@ -378,12 +375,8 @@ public struct PolicyAnalyzer {
             if case .indices(let list)? = s.position { return list.contains { $0 >= bound.rows || $0 < -bound.rows } }
             return false
         }
-        switch rule.kind {
-        case .lock(let s), .pin(let s, _), .keepInSection(let s): return rows(s)
-        case .reserve(_, _, let s): return sections(s)
-        case .accept(let section, let from, let r): return sections(section) || sections(from) || rows(r)
-        case .capacity(let section, _, _): return sections(section)
-        }
+        let mentions = rule.kind.unit.mentions
+        return mentions.sections.contains(where: sections) || mentions.rows.contains(where: rows)
     }
 
     private func sectionRuleBeyondBound(_ rule: SectionRule) -> Bool {

@@ -25,15 +25,9 @@ struct TableEnumerator {
             }
         }
         for rule in policy.rules {
-            switch rule.kind {
-            case .lock(let s), .pin(let s, _), .keepInSection(let s): add(s)
-            case .reserve(_, _, let s): if let s { addSections(s) }
-            case .accept(let section, let from, let rows):
-                addSections(section)
-                addSections(from)
-                add(rows)
-            case .capacity(let section, _, _): addSections(section)
-            }
+            let mentions = rule.kind.unit.mentions
+            mentions.sections.forEach(addSections)
+            mentions.rows.forEach(add)
         }
         for rule in policy.sectionRules {
             switch rule.kind {

@@ -1,0 +1,127 @@
+/// `capacity: { section, max, min }` (SPEC §2.2, §7): a move from another section into a
+/// selected section `t` needs `n_t + 1 <= max`; a move out of a selected section `s` into
+/// another needs `n_s - 1 >= min`. Counts are taken before the move; moves within one
+/// section are never limited.
+public struct CapacityRule: Hashable, Sendable {
+    /// The limited sections.
+    public var section: SectionSelector
+    /// The most rows a section may hold after a row comes in, if limited.
+    public var max: Int?
+    /// The fewest rows a section may keep after a row leaves, if limited.
+    public var min: Int?
+
+    /// Creates the rule.
+    public init(section: SectionSelector, max: Int? = nil, min: Int? = nil) {
+        self.section = section
+        self.max = max
+        self.min = min
+    }
+}
+
+extension RowRule.Kind {
+    /// Moves into a selected section need room below `max`; moves out need `min` rows left.
+    public static func capacity(section: SectionSelector, max: Int?, min: Int?) -> Self {
+        Self(CapacityRule(section: section, max: max, min: min))
+    }
+}
+
+extension CapacityRule: RowRuleKind {
+    package static let keyword = "capacity"
+    package static let summary = "a move from another section into a selected section needs room below 'max'; a move out of one needs 'min' rows left"
+    package static let argumentSchema = ##"""
+        {
+          "type": "object", "additionalProperties": false, "required": ["section"],
+          "anyOf": [ { "required": ["max"] }, { "required": ["min"] } ],
+          "properties": { "section": { "$ref": "#/$defs/sectionSelector" }, "max": { "$ref": "#/$defs/nonNegative" },
+                          "min": { "$ref": "#/$defs/nonNegative" } }
+        }
+        """##
+
+    package static func decode<Reader: RuleArgumentReader>(_ argument: Reader.Node, _ reader: inout Reader) -> Self? {
+        guard let entries = reader.entries(argument, in: "'capacity'", known: ["section", "max", "min"]) else { return nil }
+        guard let sectionEntry = entries.entry("section") else {
+            reader.report(.missingKey, "'capacity' needs 'section': the sections it limits", at: argument, help: nil)
+            return nil
+        }
+        let section = reader.sectionSelector(sectionEntry.value, "'section'")
+        let maxEntry = entries.entry("max"), minEntry = entries.entry("min")
+        guard maxEntry != nil || minEntry != nil else {
+            reader.report(.missingKey, "'capacity' needs 'max', 'min' or both", at: argument, help: nil)
+            return nil
+        }
+        var ok = true
+        var max: Int? = nil, min: Int? = nil
+        if let maxEntry {
+            max = reader.integer(maxEntry.value, "'max'", minimum: 0)
+            ok = ok && max != nil
+        }
+        if let minEntry {
+            min = reader.integer(minEntry.value, "'min'", minimum: 0)
+            ok = ok && min != nil
+        }
+        guard let section, ok else { return nil }
+        return Self(section: section, max: max, min: min)
+    }
+
+    package var argumentYAML: String {
+        var entries = [("section", section.flowYAML)]
+        if let max { entries.append(("max", String(max))) }
+        if let min { entries.append(("min", String(min))) }
+        return FlowYAML.mapping(entries)
+    }
+
+    package var mentions: RuleMentions { RuleMentions(sections: [section]) }
+
+    package func compile() throws(PolicyError) -> any CompiledRowRuleKind {
+        guard max != nil || min != nil else { throw PolicyError("capacity needs max or min") }
+        if let max, max < 0 { throw PolicyError("capacity max must be >= 0") }
+        if let min, min < 0 { throw PolicyError("capacity min must be >= 0") }
+        return Compiled(rule: self)
+    }
+
+    struct Compiled: CompiledRowRuleKind {
+        let rule: CapacityRule
+
+        func bind(_ binder: inout RuleBinder) -> RuleEffects {
+            let covered = binder.sections(rule.section)
+            return RuleEffects(limits: SectionLimits(max: covered.map { $0 ? rule.max : nil }, min: covered.map { $0 ? rule.min : nil }))
+        }
+
+        func word(_ c: RowCheck) -> RuleWording {
+            guard let limits = c.effects.limits else { return .notApplicable("limits no section") }
+            let s = c.s, t = c.t
+            if t == s { return .notApplicable("moves within one section are never limited") }
+            let max = limits.max[t], min = limits.min[s]
+            guard max != nil || min != nil else { return .notApplicable("limits neither \(c.sectionName(s)) nor \(c.sectionName(t))") }
+            var problems: [Reason] = [], fine: [Reason] = []
+            if let max {
+                let after = c.count(t) + 1
+                if after > max {
+                    problems.append("moving \(c.row) to \(c.to) would put \(Reason.plural(after, "row")) in \(c.sectionName(t)), more than its max of \(max)")
+                } else {
+                    fine.append("\(c.sectionName(t)) would hold \(after) of at most \(max)")
+                }
+            }
+            if let min {
+                let after = c.count(s) - 1
+                if after < min {
+                    problems.append("moving \(c.row) to \(c.to) would leave \(Reason.plural(after, "row")) in \(c.sectionName(s)), fewer than its min of \(min)")
+                } else {
+                    fine.append("\(c.sectionName(s)) would keep \(after) of at least \(min)")
+                }
+            }
+            return .applies(Reason.joined(problems.isEmpty ? fine : problems))
+        }
+
+        func word(_ c: BlockCheck) -> Reason {
+            guard let limits = c.effects.limits else { return "" }
+            if let max = limits.max[c.t], c.count(c.t) + c.m > max {
+                return "moving \(c.label) to \(c.to) would put \(Reason.plural(c.count(c.t) + c.m, "row")) in \(c.sectionName(c.t)), more than its max of \(max)"
+            }
+            if let min = limits.min[c.s] {
+                return "moving \(c.label) out of \(c.sectionName(c.s)) would leave \(Reason.plural(c.count(c.s) - c.m, "row")), fewer than its min of \(min)"
+            }
+            return ""
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// One-line (flow) YAML for rule arguments and selectors: what ``RowRuleKind/argumentYAML``
+/// returns, reading back to an equal value (the round-trip tests check it).
+package enum FlowYAML {
+    /// A string as a plain scalar when that reads back as the same text, else double-quoted.
+    package static func scalar(_ s: String) -> String {
+        let plain = !s.isEmpty
+            && s.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == " " || $0 == "." }
+            && !s.hasPrefix(" ") && !s.hasSuffix(" ") && !s.hasPrefix("-") && !s.hasPrefix(".")
+            && !s.contains(where: { $0.isNewline })
+            && !isIntegerShaped(s) && !reserved.contains(s.lowercased())
+        guard !plain else { return s }
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// Words YAML (or this language) reads as something other than a string.
+    private static let reserved: Set<String> = ["all", "true", "false", "null", "yes", "no", "on", "off", "~", "nan", "inf"]
+
+    /// `-?[0-9]+`.
+    package static func isIntegerShaped(_ text: String) -> Bool {
+        let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+        return !digits.isEmpty && digits.allSatisfy { $0 >= 48 && $0 <= 57 }
+    }
+
+    /// A list of strings: `[a, "b c"]`.
+    package static func list(_ items: [String]) -> String {
+        "[" + items.map(scalar).joined(separator: ", ") + "]"
+    }
+
+    /// A mapping from already-written values: `{ a: 1, b: x }`, or `{}`.
+    package static func mapping(_ entries: [(String, String)]) -> String {
+        entries.isEmpty ? "{}" : "{ " + entries.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + " }"
+    }
+}
+
+extension SectionSelector {
+    /// The selector as flow YAML (`all`, `[0, Inbox]`). A list holding the id `all` is written
+    /// as the keyword `all`, which is what the language reads it as (SPEC §7).
+    package var flowYAML: String {
+        switch self {
+        case .all: return "all"
+        case .some(let refs):
+            // A list holding the keyword selects every section (SPEC §7).
+            if refs.contains(.id("all")) { return "all" }
+            return "[" + refs.map { ref in
+                switch ref {
+                case .index(let i): String(i)
+                case .id(let id): FlowYAML.scalar(id)
+                }
+            }.joined(separator: ", ") + "]"
+        }
+    }
+}
+
+extension RowSelector {
+    /// The selector's keys as flow YAML entries, in the order SPEC §2.1 lists them.
+    package var flowEntries: [(String, String)] {
+        var parts: [(String, String)] = []
+        if let s = section { parts.append(("section", s.flowYAML)) }
+        switch position {
+        case .first(let n)?: parts.append(("first", String(n)))
+        case .last(let n)?: parts.append(("last", String(n)))
+        case .indices(let list)?: parts.append(("index", "[" + list.map(String.init).joined(separator: ", ") + "]"))
+        case nil: break
+        }
+        if let ids { parts.append(("id", FlowYAML.list(ids))) }
+        if let kinds { parts.append(("kind", FlowYAML.list(kinds))) }
+        if let tags { parts.append(("tag", FlowYAML.list(tags))) }
+        return parts
+    }
+
+    /// The selector as flow YAML: `all` when it has no keys, else a mapping.
+    package var flowYAML: String {
+        let entries = flowEntries
+        return entries.isEmpty ? "all" : FlowYAML.mapping(entries)
+    }
+
+    /// Checks what a selector built in code may get wrong (the loader reports the same with locations).
+    func validate() throws(PolicyError) {
+        switch position {
+        case .first(let n), .last(let n):
+            guard n >= 1 else { throw PolicyError("first and last need a count of at least 1") }
+        default: break
+        }
+    }
+}

@@ -1,0 +1,251 @@
+/// What one row rule does on one table, in the engine's vocabulary — SPEC §2.2 restated as
+/// the interval model (ARCHITECTURE.md, "The interval model"). A rule unit produces its
+/// effects when bound; ``BoundPolicy`` packs the union of all rules' effects into per-section
+/// tables for the fast path, and reads one rule's effects alone to say whether that rule is
+/// violated (``BoundPolicy/breaks(_:_:_:)``). The same values and the same model functions
+/// serve both, so "valid" and "which rule forbids it" cannot drift apart.
+package struct RuleEffects: Sendable {
+    /// Rows that cannot be picked up; when they `pin`, also rows whose section and anchored
+    /// position no move may change.
+    var held: HeldRows?
+    /// Per-section row-count bounds for moves between sections.
+    var limits: SectionLimits?
+    /// Rows that may not leave their section.
+    var staying: QueryID?
+    /// Which rows from which sections may enter the guarded sections.
+    var admission: Admission?
+    /// Sections in which no row may move to another index of the same section.
+    var fixedOrder: [Bool]?
+
+    init(held: HeldRows? = nil, limits: SectionLimits? = nil, staying: QueryID? = nil,
+         admission: Admission? = nil, fixedOrder: [Bool]? = nil) {
+        self.held = held
+        self.limits = limits
+        self.staying = staying
+        self.admission = admission
+        self.fixedOrder = fixedOrder
+    }
+}
+
+/// Rows a rule holds, per section, split by the anchor each keeps (locks put all in `start`).
+package struct HeldRows: Sendable {
+    let start: SectionRanges
+    let end: SectionRanges
+    /// False for `lock`: the rows cannot be picked up but may be shifted.
+    let pins: Bool
+    /// How reasons call a held row: `locked`, `pinned`, `reserved`.
+    let word: String
+
+    func contains(_ p: Position) -> Bool {
+        start.contains(p.section, p.row) || end.contains(p.section, p.row)
+    }
+
+    /// The largest start-anchored held index of section `u`, or -1.
+    func lastStart(_ u: Int) -> Int { start.last(u) ?? -1 }
+    /// The smallest end-anchored held index of section `u`, or `Int.max`.
+    func firstEnd(_ u: Int) -> Int { end.first(u) ?? Int.max }
+}
+
+/// Per-section bounds on a section's row count for moves between sections (nil: unbounded).
+package struct SectionLimits: Sendable {
+    let max: [Int?]
+    let min: [Int?]
+
+    /// Whether section `u`, holding `count` rows, may take `m` more.
+    func allowsEntry(_ u: Int, count: Int, adding m: Int) -> Bool { max[u].map { count + m <= $0 } ?? true }
+    /// Whether section `u`, holding `count` rows, may give `m` away.
+    func allowsExit(_ u: Int, count: Int, removing m: Int) -> Bool { min[u].map { count - m >= $0 } ?? true }
+}
+
+/// Who may enter the guarded sections from another section: rows selected by `rows` coming
+/// from a section selected by `from`.
+package struct Admission: Sendable {
+    let guarded: [Bool]
+    let from: [Bool]
+    let rows: QueryID
+}
+
+/// A row selector registered with the binder; ``BoundPolicy/query(_:_:_:)`` answers it in constant time.
+package struct QueryID: Hashable, Sendable {
+    let index: Int
+}
+
+/// The interval model of pinned rows (SPEC §2.2 and §7), the one place its formulas live. Both
+/// the packed tables (over every pinning rule) and one rule's verdict (over its own rows) use it.
+enum PinModel {
+    /// Valid rows within its own section for a row whose nearest pinned rows are `below` and
+    /// `above`: strictly between them (a move past one would shift it).
+    @inline(__always)
+    static func own(below: Int?, above: Int?, count n: Int) -> (lo: Int, hi: Int) {
+        ((below ?? -1) + 1, (above ?? n) - 1)
+    }
+
+    /// A row at `i` may leave its section iff no start-anchored pin lies after it (it would
+    /// move up) and no end-anchored pin before it (its distance from the end would shrink).
+    @inline(__always)
+    static func mayLeave(_ i: Int, lastStart: Int, firstEnd: Int) -> Bool { lastStart < i && firstEnd > i }
+
+    /// Where a row from another section may be dropped: after every start-anchored pin, and at
+    /// or before every end-anchored one (its distance from the end stays as the count grows).
+    @inline(__always)
+    static func entry(lastStart: Int, firstEnd: Int, count n: Int) -> (lo: Int, hi: Int) {
+        (lastStart + 1, Swift.min(firstEnd, n))
+    }
+}
+
+/// What a rule unit can ask for while binding: the table, section selections, held rows and
+/// registered row queries (whose per-row answers the bound policy keeps flat).
+package struct RuleBinder {
+    let table: Table
+    let counts: [Int]
+    var sectionCount: Int { counts.count }
+
+    // Row queries, flattened: per query × section whether the section matches, a plan for the
+    // position test, and (only for id/kind/tag filters) per query × row whether the row matches.
+    private(set) var querySelectors: [CompiledRowSelector] = []
+    private(set) var queryInSection: [Bool] = []
+    private(set) var queryPlans: [QueryPlan] = []
+    private(set) var queryAttributes: [[Bool]] = []
+
+    // Scratch buffers reused across rules and sections, so binding allocates per rule, not per section.
+    private var startBuffer: [(Int, Int)] = []
+    private var endBuffer: [(Int, Int)] = []
+
+    init(table: Table, counts: [Int]) {
+        self.table = table
+        self.counts = counts
+    }
+
+    /// Which sections `selector` selects (every section when nil).
+    func sections(_ selector: SectionSelector?) -> [Bool] {
+        selector?.selected(in: table) ?? Array(repeating: true, count: sectionCount)
+    }
+
+    /// Registers a row selector whose match on a moving row is needed per call.
+    mutating func query(_ selector: CompiledRowSelector) -> QueryID {
+        let id = QueryID(index: querySelectors.count)
+        querySelectors.append(selector)
+        queryInSection += sections(selector.section)
+        queryPlans.append(QueryPlan(selector))
+        if selector.filtersAttributes {
+            var flags = [Bool]()
+            flags.reserveCapacity(counts.reduce(0, +))
+            for section in table.sections {
+                for row in section.rows { flags.append(selector.matchesAttributes(row)) }
+            }
+            queryAttributes.append(flags)
+        } else {
+            queryAttributes.append([])
+        }
+        return id
+    }
+
+    /// The rows `selector` selects, split by anchor: `anchor` when given, else `end` for rows
+    /// selected through `last` or a negative index (SPEC §7). Without `pins` every row goes to `start`.
+    mutating func held(_ selector: CompiledRowSelector, anchor: Anchor?, pins: Bool, word: String) -> HeldRows {
+        let plan = HoldPlan(selector, anchor: anchor, pins: pins)
+        let chosen = sections(selector.section)
+        var start = SectionRanges(), end = SectionRanges()
+        for u in 0..<sectionCount {
+            startBuffer.removeAll(keepingCapacity: true)
+            endBuffer.removeAll(keepingCapacity: true)
+            // Positional selectors need no look at the rows; the rest go row by row.
+            if chosen[u] && !plan.positional(counts[u], start: &startBuffer, end: &endBuffer) {
+                Self.heldRows(selector, plan, table.sections[u].rows, start: &startBuffer, end: &endBuffer)
+            }
+            start.appendSection(startBuffer)
+            end.appendSection(endBuffer)
+        }
+        return HeldRows(start: start, end: end, pins: pins, word: word)
+    }
+
+    /// The rows of one section that a selector with an index list or an id/kind/tag filter
+    /// holds, appended in ascending order (every candidate row is looked at).
+    private static func heldRows(
+        _ selector: CompiledRowSelector, _ plan: HoldPlan, _ rows: [Row], start: inout [(Int, Int)], end: inout [(Int, Int)]
+    ) {
+        let n = rows.count
+        func add(_ k: Int, _ fromEnd: Bool) {
+            if plan.anchorsEnd(fromEnd) {
+                if let last = end.last, last.1 == k - 1 { end[end.count - 1].1 = k } else { end.append((k, k)) }
+            } else {
+                if let last = start.last, last.1 == k - 1 { start[start.count - 1].1 = k } else { start.append((k, k)) }
+            }
+        }
+        func consider(_ k: Int) {
+            let (matches, fromEnd) = selector.matchesPosition(k, of: n)
+            if matches && selector.matchesAttributes(rows[k]) { add(k, fromEnd) }
+        }
+        switch selector.position {
+        case .indices(let list):
+            for k in Set(list.map { $0 < 0 ? n + $0 : $0 }.filter { $0 >= 0 && $0 < n }).sorted() { consider(k) }
+        case .first(let count): for k in 0..<Swift.min(count, n) { consider(k) }
+        case .last(let count): for k in Swift.max(0, n - count)..<n { consider(k) }
+        case nil: for k in 0..<n { consider(k) }
+        }
+    }
+}
+
+/// A held selector's positional part as plain values, so binding copies nothing per section.
+struct HoldPlan: Sendable {
+    enum Position: UInt8, Sendable { case all, first, last, other }
+    let position: Position
+    let count: Int
+    let pins: Bool
+    /// The explicit anchor, or nil for the default.
+    let anchor: Anchor?
+
+    init(_ selector: CompiledRowSelector, anchor: Anchor?, pins: Bool) {
+        self.pins = pins
+        self.anchor = anchor
+        if selector.filtersAttributes {
+            (position, count) = (.other, 0)
+            return
+        }
+        switch selector.position {
+        case nil: (position, count) = (.all, 0)
+        case .first(let n)?: (position, count) = (.first, n)
+        case .last(let n)?: (position, count) = (.last, n)
+        case .indices?: (position, count) = (.other, 0)
+        }
+    }
+
+    /// Whether a row selected (through the end or not) keeps its distance from the end.
+    @inline(__always)
+    func anchorsEnd(_ fromEnd: Bool) -> Bool {
+        pins && (anchor ?? (fromEnd ? .end : .start)) == .end
+    }
+
+    /// Appends the held range of a section of `n` rows; false when the rule needs a look at each row.
+    @inline(__always)
+    func positional(_ n: Int, start: inout [(Int, Int)], end: inout [(Int, Int)]) -> Bool {
+        guard n > 0 else { return position != .other }
+        let range: (Int, Int), fromEnd: Bool
+        switch position {
+        case .other: return false
+        case .all: (range, fromEnd) = ((0, n - 1), false)
+        case .first: (range, fromEnd) = ((0, Swift.min(count, n) - 1), false)
+        case .last: (range, fromEnd) = ((Swift.max(0, n - count), n - 1), true)
+        }
+        if anchorsEnd(fromEnd) { end.append(range) } else { start.append(range) }
+        return true
+    }
+}
+
+/// The position test of a query selector as plain values, so checking it copies nothing.
+struct QueryPlan: Sendable {
+    enum Position: UInt8, Sendable { case any, first, last, indices }
+    let position: Position
+    let count: Int
+    let filtersAttributes: Bool
+
+    init(_ s: CompiledRowSelector) {
+        switch s.position {
+        case nil: (position, count) = (.any, 0)
+        case .first(let n)?: (position, count) = (.first, n)
+        case .last(let n)?: (position, count) = (.last, n)
+        case .indices?: (position, count) = (.indices, 0)
+        }
+        filtersAttributes = s.filtersAttributes
+    }
+}

@@ -1,0 +1,160 @@
+/// Whether one rule's effects forbid a move: the only code that decides a rule is violated.
+/// It reads the same effects and ``PinModel``/``SectionLimits`` functions that the packed
+/// fast-path tables are built from (`BoundPolicy.init`), so for every move
+/// `isValid == !rules.contains(where: breaks)` holds by construction (and the reference
+/// comparison tests check it over thousands of random cases).
+extension BoundPolicy {
+    /// Whether the effects `e` forbid moving the movable row at `from` to `to`.
+    func breaks(_ e: RuleEffects, _ from: Position, _ to: Position) -> Bool {
+        let s = from.section, i = from.row, t = to.section, j = to.row
+        if let held = e.held, held.pins {
+            if t == s {
+                let below = Self.larger(held.start.maxBelow(s, i), held.end.maxBelow(s, i))
+                let above = Self.smaller(held.start.minAbove(s, i), held.end.minAbove(s, i))
+                let own = PinModel.own(below: below, above: above, count: counts[s])
+                if j < own.lo || j > own.hi { return true }
+            } else {
+                if !PinModel.mayLeave(i, lastStart: held.lastStart(s), firstEnd: held.firstEnd(s)) { return true }
+                let entry = PinModel.entry(lastStart: held.lastStart(t), firstEnd: held.firstEnd(t), count: counts[t])
+                if j < entry.lo || j > entry.hi { return true }
+            }
+        }
+        if t == s {
+            if let fixed = e.fixedOrder, fixed[s], j != i { return true }
+            return false
+        }
+        if let limits = e.limits,
+           !(limits.allowsEntry(t, count: counts[t], adding: 1) && limits.allowsExit(s, count: counts[s], removing: 1)) {
+            return true
+        }
+        if let q = e.staying, query(q, s, i) { return true }
+        if let a = e.admission, a.guarded[t], !(a.from[s] && query(a.rows, s, i)) { return true }
+        return false
+    }
+
+    /// Whether the effects `e` forbid the block `move` landing at `to` (its rows movable).
+    func breaks(_ e: RuleEffects, block move: MultiRowMove, to: Position) -> Bool {
+        let s = move.section, t = to.section, m = move.rows.count
+        if let held = e.held, held.pins, shiftedHeldRow(held, move, to: to) != nil { return true }
+        if t == s {
+            if let fixed = e.fixedOrder, fixed[s], !Self.keepsOrder(move, to: to) { return true }
+            return false
+        }
+        if let limits = e.limits,
+           !(limits.allowsEntry(t, count: counts[t], adding: m) && limits.allowsExit(s, count: counts[s], removing: m)) {
+            return true
+        }
+        if let q = e.staying, move.rows.contains(where: { query(q, s, $0) }) { return true }
+        if let a = e.admission, a.guarded[t], !a.from[s] || move.rows.contains(where: { !query(a.rows, s, $0) }) { return true }
+        return false
+    }
+
+    /// A block moved within its section leaves the order as it was only when its rows are
+    /// adjacent and land where they started.
+    static func keepsOrder(_ move: MultiRowMove, to: Position) -> Bool {
+        guard let first = move.rows.first, let last = move.rows.last else { return true }
+        return last - first + 1 == move.rows.count && to.row == first
+    }
+
+    /// The first row held by `held` whose section or anchored position the block move
+    /// changes: its old and new position.
+    func shiftedHeldRow(_ held: HeldRows, _ move: MultiRowMove, to: Position) -> (Position, Position)? {
+        let s = move.section, t = to.section, m = move.rows.count
+        for u in (t == s ? [s] : [Swift.min(s, t), Swift.max(s, t)]) {
+            let n = counts[u]
+            let newCount = n - (u == s ? m : 0) + (u == t ? m : 0)
+            for (ranges, anchorEnd) in [(held.start, false), (held.end, true)] {
+                for (lo, hi) in ranges.ranges(u) {
+                    for k in lo...hi {
+                        var k2 = k
+                        if u == s { k2 -= move.rows.prefix { $0 < k }.count }
+                        if u == t && k2 >= to.row { k2 += m }
+                        let moved = anchorEnd ? (newCount - 1 - k2 != n - 1 - k) : (k2 != k)
+                        if moved { return (Position(section: u, row: k), Position(section: u, row: k2)) }
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
+    static func larger(_ a: Int?, _ b: Int?) -> Int? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return Swift.max(a, b)
+    }
+
+    static func smaller(_ a: Int?, _ b: Int?) -> Int? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return Swift.min(a, b)
+    }
+}
+
+/// What a rule unit sees when it words its verdict on one row move.
+package struct RowCheck {
+    let bound: BoundPolicy
+    /// The rule's effects on this table.
+    let effects: RuleEffects
+    let from: Position
+    let to: Position
+    /// Whether the rule is violated (decided by ``BoundPolicy/breaks(_:_:_:)``, not by the unit).
+    let broken: Bool
+
+    var s: Int { from.section }
+    var i: Int { from.row }
+    var t: Int { to.section }
+    var j: Int { to.row }
+    /// The moving row's id, quoted.
+    var row: Reason.Part { bound.rowName(from) }
+
+    func count(_ u: Int) -> Int { bound.counts[u] }
+    func rowName(_ p: Position) -> Reason.Part { bound.rowName(p) }
+    func sectionName(_ u: Int) -> Reason.Part { bound.sectionName(u) }
+    func selects(_ q: QueryID, _ p: Position) -> Bool { bound.query(q, p.section, p.row) }
+}
+
+/// What a rule unit sees when it words why a block of rows may not land at `to`.
+package struct BlockCheck {
+    let bound: BoundPolicy
+    let effects: RuleEffects
+    let move: MultiRowMove
+    let to: Position
+
+    var s: Int { move.section }
+    var t: Int { to.section }
+    var m: Int { move.rows.count }
+    var moving: [Position] { move.rows.map { Position(section: move.section, row: $0) } }
+    /// The moving rows by id: `"A"`, `"A" and "B"`, `"A", "B" and "C"`.
+    var label: Reason { bound.names(moving) }
+
+    func count(_ u: Int) -> Int { bound.counts[u] }
+    func rowName(_ p: Position) -> Reason.Part { bound.rowName(p) }
+    func sectionName(_ u: Int) -> Reason.Part { bound.sectionName(u) }
+    func selects(_ q: QueryID, _ p: Position) -> Bool { bound.query(q, p.section, p.row) }
+}
+
+extension BoundPolicy {
+    /// `"A"`, `"A" and "B"`, `"A", "B" and "C"`.
+    func names(_ rows: [Position]) -> Reason {
+        var parts: [Reason.Part] = []
+        for (n, p) in rows.enumerated() {
+            if n > 0 { parts.append(.text(n == rows.count - 1 ? " and " : ", ")) }
+            parts.append(rowName(p))
+        }
+        return Reason(parts)
+    }
+
+    func rowName(_ p: Position) -> Reason.Part {
+        .quoted(table.sections[p.section].rows[p.row].id)
+    }
+
+    func sectionName(_ u: Int) -> Reason.Part {
+        .section(u, id: table.sections[u].id)
+    }
+}
+
+extension Reason {
+    /// `1 row`, `2 rows`.
+    static func plural(_ n: Int, _ word: String) -> Reason { "\(n) \(word)\(n == 1 ? "" : "s")" }
+}
