@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 import ReorderEngine
+import ReorderPolicy
 
 /// Every registered rule kind is covered by the reference evaluator and the random policies,
 /// so a kind added to the registry without its test file fails here, not silently.
@@ -9,6 +11,24 @@ import ReorderEngine
             #expect(kind is any ReferenceMeaning.Type, "\(kind.keyword): conform its type to ReferenceMeaning in its test file")
             #expect(kind is any RandomRuleKind.Type, "\(kind.keyword): conform its type to RandomRuleKind in its test file")
         }
+    }
+
+    /// The language guide documents every kind: a row of its rule table starts with the keyword.
+    @Test func everyKindIsDocumented() throws {
+        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../docs/LANGUAGE.md")
+        let text = try String(contentsOf: guide, encoding: .utf8)
+        for kind in RuleRegistry.rowKinds {
+            #expect(text.contains("| `\(kind.keyword):"), "docs/LANGUAGE.md has no row for '\(kind.keyword)'")
+        }
+    }
+
+    /// The JSON Schema is valid JSON and offers exactly the registered kinds.
+    @Test func theSchemaListsEveryKind() throws {
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(PolicySchema.json.utf8)) as? [String: Any])
+        let defs = try #require(schema["$defs"] as? [String: Any])
+        let rowRule = try #require(defs["rowRule"] as? [String: Any])
+        let properties = try #require(rowRule["properties"] as? [String: Any])
+        #expect(Set(properties.keys) == Set(RuleRegistry.rowKinds.map { $0.keyword } + ["id", "message"]))
     }
 
     @Test func keywordsAreDistinct() {
