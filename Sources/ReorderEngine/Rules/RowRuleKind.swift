@@ -49,6 +49,7 @@ package enum RuleRegistry {
         KeepInSectionRule.self,
         AcceptRule.self,
         CapacityRule.self,
+        KeepOrderRule.self,
     ]
 
     /// The kind with this keyword, if any.
