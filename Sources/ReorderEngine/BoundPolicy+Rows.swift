@@ -26,23 +26,26 @@ extension BoundPolicy {
     public func target(from: Position, proposed: Position) -> Position {
         // The usual shape first, with one look at the section: rows kept in their section,
         // held rows only at the top and bottom (headers, footers, add-rows).
+        // Read through a buffer pointer: both indices are checked against its count first,
+        // which saves the array's own bounds checks (1.13× → 1.07× of hand-written, BENCHMARKS.md).
         let s = from.section
-        if UInt(bitPattern: s) < UInt(bitPattern: sectionCount) {
+        let fast: Position? = lanes.withUnsafeBufferPointer { lanes in
+            guard UInt(bitPattern: s) < UInt(bitPattern: lanes.count) else { return nil }
             let lane = lanes[s]
-            if lane.fast {
-                let i = from.row, t = proposed.section, j = proposed.row
-                guard i > Int(lane.top) && i < Int(lane.bottom),
-                      UInt(bitPattern: t) < UInt(bitPattern: sectionCount), j >= 0 else { return from }
-                let lo = Int(lane.lo), hi = Int(lane.hi)
-                if t == s {
-                    guard j < Int(lane.count) else { return from }
-                    if j >= lo && j <= hi { return proposed }
-                    return retargetCancel ? from : Position(section: s, row: j < lo ? lo : hi)
-                }
-                guard j <= Int(lanes[t].count) else { return from }
-                return retargetCancel ? from : Position(section: s, row: t < s ? lo : hi)
+            guard lane.fast else { return nil }
+            let i = from.row, t = proposed.section, j = proposed.row
+            guard i > Int(lane.top) && i < Int(lane.bottom),
+                  UInt(bitPattern: t) < UInt(bitPattern: lanes.count), j >= 0 else { return from }
+            let lo = Int(lane.lo), hi = Int(lane.hi)
+            if t == s {
+                guard j < Int(lane.count) else { return from }
+                if j >= lo && j <= hi { return proposed }
+                return retargetCancel ? from : Position(section: s, row: j < lo ? lo : hi)
             }
+            guard j <= Int(lanes[t].count) else { return from }
+            return retargetCancel ? from : Position(section: s, row: t < s ? lo : hi)
         }
+        if let fast { return fast }
         guard fits(from, proposed), movable(from) else { return from }
         let c = sourceContext(from)
         if !c.canLeave {
