@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writing to standard output and error without buffering surprises.
+enum FileOutput {
+    static func standardOutput(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { standardOutput($0) }
+    }
+
+    static func standardOutput(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard !standardOutputClosed else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let n = write(1, buffer.baseAddress! + offset, buffer.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                standardOutputClosed = true  // EPIPE: the reader is gone; the work goes on
+                return
+            }
+            offset += n
+        }
+    }
+
+    /// Set once stdout's reader has gone away (only the one thread writing stdout touches it).
+    nonisolated(unsafe) static var standardOutputClosed = false
+
+    static func standardOutput(_ text: String) { standardOutput(Array(text.utf8)) }
+
+    static func standardError(_ text: String) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+    }
+}
+
