@@ -13,11 +13,6 @@ public struct PolicyDocument: Sendable {
 
     /// True when any diagnostic is an error.
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
-
-    /// The compiled policy, when the file has no errors.
-    public func compiled() -> CompiledPolicy? {
-        policy.flatMap { try? CompiledPolicy($0) }
-    }
 }
 
 /// Loads policy files: YAML → nodes → policy model, collecting every diagnostic.

@@ -64,8 +64,11 @@ struct Inputs {
             FileOutput.standardError(DiagnosticRenderer.text(error.diagnostic, source: nil, style: style) + "\n")
             throw ExitCode(2)
         }
-        guard let compiled = document.compiled() else {
-            for d in document.diagnostics { FileOutput.standardError(DiagnosticRenderer.text(d, source: document.source, style: style) + "\n\n") }
+        let compiled: CompiledPolicy
+        do {
+            compiled = try document.compile()
+        } catch {
+            for d in error.diagnostics { FileOutput.standardError(DiagnosticRenderer.text(d, source: document.source, style: style) + "\n\n") }
             FileOutput.standardError("the policy has errors; run 'reorder-policy lint \(policyPath)'\n")
             throw ExitCode(2)
         }

@@ -72,3 +72,23 @@ import ReorderPolicy
         #expect(Set(results) == Set((0..<8).map { Position(section: 0, row: $0 + 1) }))
     }
 }
+
+/// The throwing entry point and how load errors read.
+@Suite struct LoadErrorTests {
+    @Test func compileThrowsTheFilesDiagnosticsRenderedLikeLint() throws {
+        let good = try PolicyLoader.compile(text: "reorder-policy: 1\nname: ok\nrules: []\n")
+        #expect(good.policy.name == "ok")
+        do {
+            _ = try PolicyLoader.compile(text: "reorder-policy: 1\nname: bad\nrules:\n  - pinn: all\n", path: "bad.yaml")
+            Issue.record("a broken policy compiled")
+        } catch {
+            #expect(error.diagnostics.map(\.code) == [.unknownKey])
+            #expect(error.description.hasPrefix("bad.yaml:4:5: error[unknown-key]: unknown key 'pinn' in rule; did you mean 'pin'?"))
+            #expect(error.localizedDescription == error.description)
+            #expect("\(error.diagnostics[0])" == error.description)
+        }
+        let broken = PolicyLoader.load(text: "not: a policy", path: "x.yaml")
+        #expect(broken.compiled() == nil)
+        #expect(throws: PolicyLoadError.self) { try broken.compile() }
+    }
+}
