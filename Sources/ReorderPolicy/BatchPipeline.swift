@@ -50,7 +50,7 @@ public enum BatchPipeline {
     /// Streams `source` into `runner`. `flush` is called on the deciding thread with output to
     /// write whenever the buffer grows past 4 MiB. Returns the problems that make the file
     /// unusable (see ``MovesFile/stream(_:_:)``); results decided before such a problem stay in `runner`.
-    public static func run(
+    package static func run(
         _ source: SourceFile, runner: inout CheckRunner, flush: @escaping @Sendable (JSONWriter) -> Void,
         flushLog: (@Sendable (JSONWriter) -> Void)? = nil
     ) -> [Diagnostic] {
@@ -59,7 +59,7 @@ public enum BatchPipeline {
 
     /// Streams the moves file at `path` into `runner` without holding the file (memory stays
     /// flat at any size). Throws when the file cannot be opened.
-    public static func run(
+    package static func run(
         path: String, runner: inout CheckRunner, flush: @escaping @Sendable (JSONWriter) -> Void,
         flushLog: (@Sendable (JSONWriter) -> Void)? = nil
     ) throws(SourceFile.ReadError) -> [Diagnostic] {

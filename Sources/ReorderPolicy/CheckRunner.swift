@@ -20,13 +20,18 @@ public struct CheckRunner {
     /// Text styling.
     public let style: TerminalStyle
     /// The output so far.
-    public var output = JSONWriter(capacity: 1 << 16)
+    package var output = JSONWriter(capacity: 1 << 16)
+
+    /// Calls `body` with the output so far (UTF-8), without copying it.
+    public func withOutput<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try output.withBytes(body)
+    }
     /// Counts per decision.
-    public private(set) var summary = DecisionJSON.Summary()
+    package private(set) var summary = DecisionJSON.Summary()
     private var count = 0
     private var prefixes = DecisionJSON.PrefixCache()
     /// When set, every decision is also written here as a ``DecisionEvent`` line.
-    public var log: JSONWriter?
+    package var log: JSONWriter?
     /// The policy's hash for log events (see ``DecisionEvent/hash(_:)``).
     public var policyHash = ""
 
@@ -51,7 +56,7 @@ public struct CheckRunner {
     }
 
     /// Decides one move and writes its result; `given` echoes it when it is invalid.
-    public mutating func decide(_ move: Move, given: ((inout JSONWriter) -> Void)? = nil) {
+    package mutating func decide(_ move: Move, given: ((inout JSONWriter) -> Void)? = nil) {
         do {
             let decision = try bound.decide(move)
             summary.add(decision.kind)
@@ -75,7 +80,7 @@ public struct CheckRunner {
     }
 
     /// Writes an `invalid` result.
-    public mutating func invalid(given: (inout JSONWriter) -> Void, label: String, error: String) {
+    package mutating func invalid(given: (inout JSONWriter) -> Void, label: String, error: String) {
         summary.invalid += 1
         switch format {
         case .json, .jsonl:

@@ -9,7 +9,7 @@ public enum DecisionService {
         /// The JSON body.
         public var body: [UInt8]
         /// Decisions per word, for metrics (all zero for an error reply).
-        public var summary: DecisionJSON.Summary
+        package var summary: DecisionJSON.Summary
         /// Decision-log lines (``DecisionEvent`` JSON lines), when logging was asked for.
         public var log: [UInt8]
     }
@@ -128,7 +128,7 @@ public enum DecisionService {
 
     /// The JSON document of `explain --format json` for one move; `event` receives the
     /// decision's log record (with an empty policy hash).
-    public static func explainJSON(
+    package static func explainJSON(
         _ bound: BoundPolicy, _ move: Move, summary: inout DecisionJSON.Summary, event: (DecisionEvent) -> Void = { _ in }
     ) -> JSONWriter {
         var w = JSONWriter()

@@ -6,7 +6,7 @@ public struct DiffReport: Sendable {
     /// One decision per inferred move, in order.
     public var decisions: [Decision]
     /// Counts.
-    public var summary: DecisionJSON.Summary
+    package var summary: DecisionJSON.Summary
 
     /// The change's keyword: `unchanged`, `move`, `exchange`, `moves` or `not-a-reorder`.
     public var keyword: String {

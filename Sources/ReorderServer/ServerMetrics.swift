@@ -57,7 +57,7 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Counts decisions by word.
-    public func decided(_ s: DecisionJSON.Summary) {
+    package func decided(_ s: DecisionJSON.Summary) {
         for (word, n) in [("allowed", s.allowed), ("retargeted", s.retargeted), ("rejected", s.rejected), ("denied", s.denied), ("invalid", s.invalid)]
         where n > 0 {
             decisions[word]?.increment(by: n)

@@ -181,7 +181,7 @@ public final class YAMLEventStream {
 
     /// Reads the next complete node of a sequence into `flat` (replacing its contents), without
     /// making a string per scalar. Returns false, reading nothing, when the sequence ends instead.
-    public func readFlatNode(into flat: inout YAMLFlatNode) throws(YAMLStop) -> Bool {
+    package func readFlatNode(into flat: inout YAMLFlatNode) throws(YAMLStop) -> Bool {
         flat.removeAll()
         var depth = 0
         repeat {

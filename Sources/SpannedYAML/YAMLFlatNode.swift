@@ -1,31 +1,31 @@
 /// The kind of a parse event, without its payload.
-public enum YAMLEventKind: UInt8, Sendable, Hashable {
+package enum YAMLEventKind: UInt8, Sendable, Hashable {
     case documentStart, documentEnd, sequenceStart, sequenceEnd, mappingStart, mappingEnd, scalar, alias, streamEnd
 }
 
 /// One node's events in flat form: kinds and spans in one array, scalar bytes in another.
 /// Reading a long list item by item into one reused `YAMLFlatNode` makes no string per scalar,
 /// which is what lets `check --moves` keep pace with libyaml.
-public struct YAMLFlatNode: Sendable {
+package struct YAMLFlatNode: Sendable {
     /// One event; scalars point into ``text``.
-    public struct Event: Sendable, Hashable {
+    package struct Event: Sendable, Hashable {
         /// The event's kind.
-        public var kind: YAMLEventKind
+        package var kind: YAMLEventKind
         /// The scalar's style (plain for other kinds).
-        public var style: ScalarStyle
+        package var style: ScalarStyle
         /// Where the event is.
-        public var span: Span
+        package var span: Span
         /// The scalar's bytes in ``YAMLFlatNode/text``.
-        public var text: Range<Int>
+        package var text: Range<Int>
     }
 
     /// The events in order.
-    public private(set) var events: [Event] = []
+    package private(set) var events: [Event] = []
     /// Every scalar's bytes, back to back.
-    public private(set) var text: [UInt8] = []
+    package private(set) var text: [UInt8] = []
 
     /// Creates an empty node.
-    public init() {
+    package init() {
         events.reserveCapacity(16)
         text.reserveCapacity(64)
     }
@@ -46,7 +46,7 @@ public struct YAMLFlatNode: Sendable {
     }
 
     /// Whether event `i` is a scalar whose text is exactly `word`.
-    public func scalar(_ i: Int, is word: StaticString) -> Bool {
+    package func scalar(_ i: Int, is word: StaticString) -> Bool {
         let e = events[i]
         guard e.kind == .scalar, e.text.count == word.utf8CodeUnitCount else { return false }
         return word.withUTF8Buffer { w in
@@ -60,7 +60,7 @@ public struct YAMLFlatNode: Sendable {
     }
 
     /// Event `i` as a plain integer `-?[0-9]+` that fits an `Int`, else nil.
-    public func plainInteger(_ i: Int) -> Int? {
+    package func plainInteger(_ i: Int) -> Int? {
         let e = events[i]
         guard e.kind == .scalar, e.style == .plain, !e.text.isEmpty else { return nil }
         var k = e.text.lowerBound
@@ -81,7 +81,7 @@ public struct YAMLFlatNode: Sendable {
     }
 
     /// The events as ``YAMLEvent`` values, for building a node the ordinary way.
-    public var yamlEvents: [YAMLEvent] {
+    package var yamlEvents: [YAMLEvent] {
         events.map { e in
             switch e.kind {
             case .documentStart: .documentStart(e.span)

@@ -107,7 +107,7 @@ let benchmarks: @Sendable () -> Void = {
             }
             precondition(problems.isEmpty)
             _ = runner.finish()
-            runner.output.withBytes { handle.write(Data($0)) }
+            runner.withOutput { handle.write(Data($0)) }
             try? handle.close()
         }
     }

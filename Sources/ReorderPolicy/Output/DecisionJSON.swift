@@ -1,13 +1,13 @@
 /// The JSON of `check` and `explain` (SPEC §5.1), written with a fixed key order.
-public enum DecisionJSON {
+package enum DecisionJSON {
     /// Counts per decision, for the summary.
-    public struct Summary: Sendable {
+    package struct Summary: Sendable {
         /// Counts per decision word.
-        public var allowed = 0, retargeted = 0, rejected = 0, denied = 0, invalid = 0
-        public init() {}
+        package var allowed = 0, retargeted = 0, rejected = 0, denied = 0, invalid = 0
+        package init() {}
 
         /// Counts one decision.
-        public mutating func add(_ kind: DecisionKind) {
+        package mutating func add(_ kind: DecisionKind) {
             switch kind {
             case .allowed: allowed += 1
             case .retargeted: retargeted += 1
@@ -17,14 +17,14 @@ public enum DecisionJSON {
         }
 
         /// SPEC §5: 2 if any move was invalid, 1 if any was not allowed, else 0.
-        public var exitStatus: Int32 {
+        package var exitStatus: Int32 {
             if invalid > 0 { return 2 }
             return retargeted + rejected + denied > 0 ? 1 : 0
         }
     }
 
     /// A move: `{"from": [s, r], "to": [s, r]}` or `{"section-from": a, "section-to": b}`.
-    public static func move(_ move: Move, into w: inout JSONWriter) {
+    package static func move(_ move: Move, into w: inout JSONWriter) {
         switch move {
         case .row(let from, let to):
             w.raw("{\"from\": ")
@@ -42,7 +42,7 @@ public enum DecisionJSON {
     }
 
     /// A target: `[s, r]` for rows, an integer for sections.
-    public static func destination(_ d: Destination, into w: inout JSONWriter) {
+    package static func destination(_ d: Destination, into w: inout JSONWriter) {
         switch d {
         case .row(let p): w.pair(p.section, p.row)
         case .section(let i): w.int(i)
@@ -51,7 +51,7 @@ public enum DecisionJSON {
 
     /// The fields of an offset move: `"from-offsets": [...], "to-offset": n, "section": s`
     /// (no braces), shared by `check` results and decision-log records.
-    public static func offsetFields(_ offsets: [Int], toOffset: Int, section: Int, into w: inout JSONWriter) {
+    package static func offsetFields(_ offsets: [Int], toOffset: Int, section: Int, into w: inout JSONWriter) {
         w.raw("\"from-offsets\": [")
         for (n, o) in offsets.enumerated() {
             if n > 0 { w.raw(", ") }
@@ -64,7 +64,7 @@ public enum DecisionJSON {
     }
 
     /// A rule location `{"file", "line", "column"}`, or `null`.
-    public static func location(_ l: SourceLocation?, into w: inout JSONWriter) {
+    package static func location(_ l: SourceLocation?, into w: inout JSONWriter) {
         guard let l else { return w.raw("null") }
         w.raw("{\"file\": ")
         w.string(l.file)
@@ -76,12 +76,12 @@ public enum DecisionJSON {
     }
 
     /// A string, or `null`.
-    public static func optionalString(_ s: String?, into w: inout JSONWriter) {
+    package static func optionalString(_ s: String?, into w: inout JSONWriter) {
         if let s { w.string(s) } else { w.raw("null") }
     }
 
     /// Everything of a violation but its reason, which is the only part that varies per move.
-    public static func violationPrefix(_ v: Violation) -> [UInt8] {
+    package static func violationPrefix(_ v: Violation) -> [UInt8] {
         var w = JSONWriter(capacity: 128)
         w.raw("{\"rule\": ")
         w.string(v.rule)
@@ -96,9 +96,9 @@ public enum DecisionJSON {
     }
 
     /// Caches ``violationPrefix(_:)`` per rule, for batches.
-    public struct PrefixCache: Sendable {
+    package struct PrefixCache: Sendable {
         private var prefixes: [[UInt8]?] = []
-        public init() {}
+        package init() {}
 
         mutating func prefix(_ v: Violation) -> [UInt8] {
             let n = v.ruleReference.ordinal
@@ -112,13 +112,13 @@ public enum DecisionJSON {
     }
 
     /// The fields of one decided result, without the closing brace (explain appends more).
-    public static func resultFields(_ d: Decision, into w: inout JSONWriter) {
+    package static func resultFields(_ d: Decision, into w: inout JSONWriter) {
         var cache = PrefixCache()
         resultFields(d, cache: &cache, into: &w)
     }
 
     /// The fields of one decided result, reusing cached violation prefixes.
-    public static func resultFields(_ d: Decision, cache: inout PrefixCache, into w: inout JSONWriter) {
+    package static func resultFields(_ d: Decision, cache: inout PrefixCache, into w: inout JSONWriter) {
         w.raw("{\"move\": ")
         move(d.move, into: &w)
         w.raw(", \"decision\": \"")
@@ -136,7 +136,7 @@ public enum DecisionJSON {
     }
 
     /// A reason as a JSON string, rendered part by part.
-    public static func reason(_ r: Reason, into w: inout JSONWriter) {
+    package static func reason(_ r: Reason, into w: inout JSONWriter) {
         w.raw("\"")
         for part in r.parts {
             switch part {
@@ -164,19 +164,19 @@ public enum DecisionJSON {
     }
 
     /// One decided result.
-    public static func result(_ d: Decision, into w: inout JSONWriter) {
+    package static func result(_ d: Decision, into w: inout JSONWriter) {
         resultFields(d, into: &w)
         w.raw("}")
     }
 
     /// One decided result, reusing cached violation prefixes.
-    public static func result(_ d: Decision, cache: inout PrefixCache, into w: inout JSONWriter) {
+    package static func result(_ d: Decision, cache: inout PrefixCache, into w: inout JSONWriter) {
         resultFields(d, cache: &cache, into: &w)
         w.raw("}")
     }
 
     /// An `invalid` result: the move as given and the error.
-    public static func invalid(given: (inout JSONWriter) -> Void, error: String, into w: inout JSONWriter) {
+    package static func invalid(given: (inout JSONWriter) -> Void, error: String, into w: inout JSONWriter) {
         w.raw("{\"move\": ")
         given(&w)
         w.raw(", \"decision\": \"invalid\", \"error\": ")
@@ -185,7 +185,7 @@ public enum DecisionJSON {
     }
 
     /// A YAML node echoed as JSON: plain integers become numbers, other scalars strings.
-    public static func node(_ node: YAMLNode, into w: inout JSONWriter) {
+    package static func node(_ node: YAMLNode, into w: inout JSONWriter) {
         switch node.content {
         case .scalar(let text, let style):
             if style.isPlain, let value = NodeDecoder.plainInteger(text) { w.int(value) } else { w.string(text) }
@@ -211,7 +211,7 @@ public enum DecisionJSON {
     }
 
     /// The document's opening, up to the results list.
-    public static func open(policy name: String, into w: inout JSONWriter) {
+    package static func open(policy name: String, into w: inout JSONWriter) {
         w.raw("{\n  \"policy\": ")
         w.string(name)
         w.raw(",\n  \"results\": [")
@@ -219,14 +219,14 @@ public enum DecisionJSON {
 
     /// Separator before result number `index`.
     @inline(__always)
-    public static func separator(_ index: Int, into w: inout JSONWriter) {
+    package static func separator(_ index: Int, into w: inout JSONWriter) {
         w.raw(index == 0 ? "\n    " : ",\n    ")
     }
 
     /// The document's close when the input failed part-way (a moves file that turns bad):
     /// the results so far, `"errors"` with the located diagnostics, and the summary, so the
     /// output is always one complete JSON document.
-    public static func close(_ s: Summary, empty: Bool, errors: [Diagnostic], into w: inout JSONWriter) {
+    package static func close(_ s: Summary, empty: Bool, errors: [Diagnostic], into w: inout JSONWriter) {
         guard !errors.isEmpty else { return close(s, empty: empty, into: &w) }
         w.raw(empty ? "],\n" : "\n  ],\n")
         w.raw("  \"errors\": [")
@@ -239,7 +239,7 @@ public enum DecisionJSON {
 
     /// The last line of JSON Lines output: `{"policy": …, "summary": {…}}`, with `"errors"`
     /// first when the input failed part-way.
-    public static func summaryLine(policy name: String, _ s: Summary, errors: [Diagnostic], into w: inout JSONWriter) {
+    package static func summaryLine(policy name: String, _ s: Summary, errors: [Diagnostic], into w: inout JSONWriter) {
         w.raw("{\"policy\": ")
         w.string(name)
         if !errors.isEmpty {
@@ -267,12 +267,12 @@ public enum DecisionJSON {
     }
 
     /// The document's close with the summary.
-    public static func close(_ s: Summary, empty: Bool, into w: inout JSONWriter) {
+    package static func close(_ s: Summary, empty: Bool, into w: inout JSONWriter) {
         w.closeList(empty: empty, summary: counts(s))
     }
 
     /// The explain fields: `valid` and `trace`, appended to a result before its closing brace.
-    public static func explanationFields(_ e: Explanation, into w: inout JSONWriter) {
+    package static func explanationFields(_ e: Explanation, into w: inout JSONWriter) {
         w.raw(", \"valid\": [")
         if case .section = e.decision.move {
             for (n, r) in e.validSections.enumerated() {

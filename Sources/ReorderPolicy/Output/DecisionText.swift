@@ -40,7 +40,7 @@ public enum DecisionText {
     }
 
     /// The summary line.
-    public static func summary(_ s: DecisionJSON.Summary, style: TerminalStyle) -> String {
+    package static func summary(_ s: DecisionJSON.Summary, style: TerminalStyle) -> String {
         let parts = [
             "\(s.allowed) allowed", "\(s.retargeted) retargeted", "\(s.rejected) rejected",
             "\(s.denied) denied", "\(s.invalid) invalid",

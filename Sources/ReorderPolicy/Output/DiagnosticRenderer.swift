@@ -56,7 +56,7 @@ public enum DiagnosticRenderer {
     }
 
     /// One diagnostic as a JSON object (file, line, column, end, severity, code, message, help).
-    public static func diagnosticJSON(_ d: Diagnostic, into w: inout JSONWriter) {
+    package static func diagnosticJSON(_ d: Diagnostic, into w: inout JSONWriter) {
         w.raw("{ ")
         w.key("file", first: true)
         w.string(d.file)

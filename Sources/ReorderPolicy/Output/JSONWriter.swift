@@ -3,7 +3,7 @@
 /// It writes into one growing buffer with plain `memcpy`s: batch output of a million
 /// decisions spends its time deciding, not appending. A writer is a builder: copies share
 /// their buffer, so do not copy one and write to both.
-public struct JSONWriter {
+package struct JSONWriter {
     private final class Storage {
         var base: UnsafeMutablePointer<UInt8>
         var count = 0
@@ -46,48 +46,48 @@ public struct JSONWriter {
     private let storage: Storage
 
     /// Creates an empty writer.
-    public init(capacity: Int = 4096) { storage = Storage(capacity: capacity) }
+    package init(capacity: Int = 4096) { storage = Storage(capacity: capacity) }
 
     /// The bytes written so far (a copy).
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
+    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
 
     /// How many bytes are written.
-    public var count: Int { storage.count }
+    package var count: Int { storage.count }
 
     /// The output as text.
-    public var text: String { String(decoding: UnsafeBufferPointer(start: storage.base, count: storage.count), as: UTF8.self) }
+    package var text: String { String(decoding: UnsafeBufferPointer(start: storage.base, count: storage.count), as: UTF8.self) }
 
     /// Calls `body` with the bytes written so far.
-    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
     }
 
     /// Appends raw JSON or punctuation.
     @inline(__always)
-    public mutating func raw(_ s: StaticString) {
+    package mutating func raw(_ s: StaticString) {
         storage.append(s.utf8Start, s.utf8CodeUnitCount)
     }
 
     /// Appends raw bytes.
     @inline(__always)
-    public mutating func append(buffer: UnsafeBufferPointer<UInt8>) {
+    package mutating func append(buffer: UnsafeBufferPointer<UInt8>) {
         guard let base = buffer.baseAddress else { return }
         storage.append(base, buffer.count)
     }
 
     /// Appends bytes already rendered elsewhere.
-    public mutating func append(_ other: JSONWriter) {
+    package mutating func append(_ other: JSONWriter) {
         other.withBytes { append(buffer: $0) }
     }
 
     /// Appends text as is (no quoting).
-    public mutating func bytes(_ s: String) {
+    package mutating func bytes(_ s: String) {
         var s = s
         s.withUTF8 { append(buffer: $0) }
     }
 
     /// Appends a string literal, escaped.
-    public mutating func string(_ s: String) {
+    package mutating func string(_ s: String) {
         var s = s
         s.withUTF8 { utf8 in
             storage.append(UInt8(ascii: "\""))
@@ -97,7 +97,7 @@ public struct JSONWriter {
     }
 
     /// Appends the escaped content of a JSON string, without quotes.
-    public mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    package mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         let hex: StaticString = "0123456789abcdef"
         var runStart = 0
         var index = 0
@@ -126,14 +126,14 @@ public struct JSONWriter {
     }
 
     /// Appends the escaped content of `s`, without quotes.
-    public mutating func escaped(_ s: String) {
+    package mutating func escaped(_ s: String) {
         var s = s
         s.withUTF8 { escaped($0) }
     }
 
     /// Appends an integer.
     @inline(__always)
-    public mutating func int(_ value: Int) {
+    package mutating func int(_ value: Int) {
         if value >= 0 && value < 10 {
             storage.append(UInt8(48 + value))
             return
@@ -153,10 +153,10 @@ public struct JSONWriter {
     }
 
     /// Appends `true` or `false`.
-    public mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
+    package mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
 
     /// Appends `"key": ` (a comma first unless `first`).
-    public mutating func key(_ name: StaticString, first: Bool = false) {
+    package mutating func key(_ name: StaticString, first: Bool = false) {
         if !first { raw(", ") }
         storage.append(UInt8(ascii: "\""))
         raw(name)
@@ -164,7 +164,7 @@ public struct JSONWriter {
     }
 
     /// Appends `[a, b]`: a position, or an inclusive range.
-    public mutating func pair(_ a: Int, _ b: Int) {
+    package mutating func pair(_ a: Int, _ b: Int) {
         storage.append(UInt8(ascii: "["))
         int(a)
         raw(", ")
@@ -173,7 +173,7 @@ public struct JSONWriter {
     }
 
     /// Closes a document's top-level list and writes its `"summary"` object, then the final brace.
-    public mutating func closeList(empty: Bool, summary counts: KeyValuePairs<StaticString, Int>) {
+    package mutating func closeList(empty: Bool, summary counts: KeyValuePairs<StaticString, Int>) {
         raw(empty ? "],\n" : "\n  ],\n")
         raw("  \"summary\": {")
         for (n, (name, value)) in counts.enumerated() {
@@ -187,5 +187,5 @@ public struct JSONWriter {
     }
 
     /// Drops the contents (after writing them out).
-    public mutating func reset() { storage.count = 0 }
+    package mutating func reset() { storage.count = 0 }
 }
