@@ -78,16 +78,14 @@ extension BoundPolicy {
         return nil
     }
 
-    static func larger(_ a: Int?, _ b: Int?) -> Int? {
-        guard let a else { return b }
-        guard let b else { return a }
-        return Swift.max(a, b)
-    }
+    /// The larger (or smaller) of two optional indices; nil only when both are.
+    static func larger(_ a: Int?, _ b: Int?) -> Int? { combined(a, b, Swift.max) }
+    static func smaller(_ a: Int?, _ b: Int?) -> Int? { combined(a, b, Swift.min) }
 
-    static func smaller(_ a: Int?, _ b: Int?) -> Int? {
+    private static func combined(_ a: Int?, _ b: Int?, _ pick: (Int, Int) -> Int) -> Int? {
         guard let a else { return b }
         guard let b else { return a }
-        return Swift.min(a, b)
+        return pick(a, b)
     }
 }
 
