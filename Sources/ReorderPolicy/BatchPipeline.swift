@@ -57,6 +57,15 @@ public enum BatchPipeline {
         run(runner: &runner, flush: flush, flushLog: flushLog) { MovesFile.stream(source, $0) }
     }
 
+    /// Streams `source` into `runner`, handing `flush` the output bytes (UTF-8 JSON) whenever
+    /// the buffer grows past 4 MiB, on the deciding thread. For embedders: the same pipeline as
+    /// `check --moves`.
+    public static func run(
+        _ source: SourceFile, runner: inout CheckRunner, flushBytes: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Void
+    ) -> [Diagnostic] {
+        run(source, runner: &runner, flush: { $0.withBytes(flushBytes) })
+    }
+
     /// Streams the moves file at `path` into `runner` without holding the file (memory stays
     /// flat at any size). Throws when the file cannot be opened.
     package static func run(

@@ -102,9 +102,7 @@ let benchmarks: @Sendable () -> Void = {
             }()
             try? handle.truncate(atOffset: 0)
             var runner = CheckRunner(bound: policy.bind(batchTable), format: .json)
-            let problems = BatchPipeline.run(source, runner: &runner) { out in
-                out.withBytes { handle.write(Data($0)) }
-            }
+            let problems = BatchPipeline.run(source, runner: &runner) { bytes in handle.write(Data(bytes)) }
             precondition(problems.isEmpty)
             _ = runner.finish()
             runner.withOutput { handle.write(Data($0)) }
