@@ -1,3 +1,4 @@
+import SpannedYAML
 import Foundation
 
 /// Decides a moves file on two threads: the calling thread reads and decodes items (libyaml's

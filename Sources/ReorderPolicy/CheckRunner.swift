@@ -1,3 +1,4 @@
+import SpannedYAML
 /// Decides batches of moves and writes `check` output, text or JSON, into a byte buffer.
 /// The CLI and the benchmarks share it, so what is measured is what users run.
 public struct CheckRunner {

@@ -1,3 +1,4 @@
+import SpannedYAML
 /// Answers decision requests (SPEC §9) with exactly the JSON that `check --format json` and
 /// `explain --format json` print, so an HTTP client and the CLI cannot disagree. Pure: no
 /// networking, no files; the server only moves bytes in and out.

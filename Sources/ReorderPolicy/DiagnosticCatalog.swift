@@ -1,3 +1,4 @@
+import SpannedYAML
 /// One line about each stable code, for SARIF rule lists and the docs.
 public enum DiagnosticCatalog {
     /// Every code this tool can report, with its summary.

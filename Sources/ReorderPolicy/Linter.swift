@@ -1,3 +1,4 @@
+import SpannedYAML
 import Foundation
 
 /// The outcome of linting a set of paths.

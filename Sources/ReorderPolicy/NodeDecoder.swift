@@ -1,3 +1,4 @@
+import SpannedYAML
 /// Shared helpers for turning YAML nodes into values while collecting diagnostics:
 /// expected types, known keys (with "did you mean"), integers exactly as SPEC §4 reads them.
 struct NodeDecoder {

@@ -1,3 +1,4 @@
+import SpannedYAML
 /// Decodes a policy document's node tree into the policy model (SPEC §2, §6), reporting
 /// every problem with its code and span and carrying on wherever it can.
 struct PolicyDecoder {

@@ -1,3 +1,4 @@
+import SpannedYAML
 /// A policy file after loading: the policy (when it has no errors), its tests, and every diagnostic.
 public struct PolicyDocument: Sendable {
     /// The file.

@@ -1,3 +1,4 @@
+import SpannedYAML
 /// The decision a policy test expects; `invalid` is allowed for out-of-range moves.
 public enum ExpectedDecision: String, Sendable, Hashable, CaseIterable {
     case allowed, retargeted, rejected, denied, invalid

@@ -1,3 +1,4 @@
+import SpannedYAML
 import Foundation
 
 /// What happened to one policy test.

@@ -1,3 +1,4 @@
+import SpannedYAML
 /// Decodes table files and inline tables (SPEC §3).
 struct TableDecoder {
     var d: NodeDecoder

@@ -1,3 +1,4 @@
+import SpannedYAML
 /// Loads table files (SPEC §3).
 public enum TableLoader {
     /// The table at `path`, or the diagnostics that explain why not.

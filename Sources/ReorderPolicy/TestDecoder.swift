@@ -1,3 +1,4 @@
+import SpannedYAML
 /// Decodes the `tests` of a policy (SPEC §6).
 struct TestDecoder {
     var d: NodeDecoder

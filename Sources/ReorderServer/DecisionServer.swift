@@ -1,3 +1,4 @@
+import SpannedYAML
 import Foundation
 import Hummingbird
 import Logging

@@ -1,3 +1,4 @@
+import SpannedYAML
 import ArgumentParser
 import Foundation
 import ReorderPolicy

@@ -1,3 +1,4 @@
+import SpannedYAML
 import ReorderPolicy
 
 /// A test input with the expected diagnostic position marked by `»` (removed before parsing),

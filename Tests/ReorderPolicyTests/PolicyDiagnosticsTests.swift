@@ -1,3 +1,4 @@
+import SpannedYAML
 import Testing
 import ReorderPolicy
 

@@ -1,3 +1,4 @@
+import SpannedYAML
 extension DiagnosticCode {
     // Analysis warnings (`lint`), found by trying every move on every small table.
     /// A `lock` whose rows other moves can shift.

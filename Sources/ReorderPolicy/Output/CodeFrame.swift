@@ -1,3 +1,4 @@
+import SpannedYAML
 /// Renders a span of a source file as a code frame: a gutter with line numbers, the source
 /// line, and carets under the span. Pure text in, text out.
 public enum CodeFrame {

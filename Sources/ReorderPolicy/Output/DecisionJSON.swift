@@ -1,3 +1,4 @@
+import SpannedYAML
 /// The JSON of `check` and `explain` (SPEC §5.1), written with a fixed key order.
 package enum DecisionJSON {
     /// Counts per decision, for the summary.

@@ -1,3 +1,4 @@
+import SpannedYAML
 /// Turns diagnostics into text (with code frames), JSON (SPEC §5.2), SARIF 2.1.0 and
 /// GitHub workflow annotations. The one place diagnostics become output.
 public enum DiagnosticRenderer {

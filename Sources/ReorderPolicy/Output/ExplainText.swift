@@ -1,3 +1,4 @@
+import SpannedYAML
 /// `explain` as text: the decision, every rule's verdict (violated rules with a code frame),
 /// the valid destinations, and a drawing of the sections involved.
 public enum ExplainText {
