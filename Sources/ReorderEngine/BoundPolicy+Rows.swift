@@ -27,7 +27,7 @@ extension BoundPolicy {
         // The usual shape first, with one look at the section: rows kept in their section,
         // held rows only at the top and bottom (headers, footers, add-rows).
         // Read through a buffer pointer: both indices are checked against its count first,
-        // which saves the array's own bounds checks (1.13× → 1.07× of hand-written, BENCHMARKS.md).
+        // which saves the array's own bounds checks (BENCHMARKS.md, "rules as units").
         let s = from.section
         let fast: Position? = lanes.withUnsafeBufferPointer { lanes in
             guard UInt(bitPattern: s) < UInt(bitPattern: lanes.count) else { return nil }
