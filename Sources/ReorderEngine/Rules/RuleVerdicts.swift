@@ -90,7 +90,7 @@ extension BoundPolicy {
 }
 
 /// What a rule unit sees when it words its verdict on one row move.
-package struct RowCheck {
+package struct RowCheck: RuleCheck {
     let bound: BoundPolicy
     /// The rule's effects on this table.
     let effects: RuleEffects
@@ -106,14 +106,10 @@ package struct RowCheck {
     /// The moving row's id, quoted.
     var row: Reason.Part { bound.rowName(from) }
 
-    func count(_ u: Int) -> Int { bound.counts[u] }
-    func rowName(_ p: Position) -> Reason.Part { bound.rowName(p) }
-    func sectionName(_ u: Int) -> Reason.Part { bound.sectionName(u) }
-    func selects(_ q: QueryID, _ p: Position) -> Bool { bound.query(q, p.section, p.row) }
 }
 
 /// What a rule unit sees when it words why a block of rows may not land at `to`.
-package struct BlockCheck {
+package struct BlockCheck: RuleCheck {
     let bound: BoundPolicy
     let effects: RuleEffects
     let move: MultiRowMove
@@ -126,6 +122,14 @@ package struct BlockCheck {
     /// The moving rows by id: `"A"`, `"A" and "B"`, `"A", "B" and "C"`.
     var label: Reason { bound.names(moving) }
 
+}
+
+/// What both checks offer a rule unit for wording: counts, names and row queries on the bound table.
+protocol RuleCheck {
+    var bound: BoundPolicy { get }
+}
+
+extension RuleCheck {
     func count(_ u: Int) -> Int { bound.counts[u] }
     func rowName(_ p: Position) -> Reason.Part { bound.rowName(p) }
     func sectionName(_ u: Int) -> Reason.Part { bound.sectionName(u) }
