@@ -54,9 +54,6 @@ extension BoundPolicy {
         effects[index].limits?.max.contains { ($0 ?? 0) >= 1 } ?? false
     }
 
-    /// Whether row rule `index` guards who may enter a section (an `accept`).
-    public func guardsEntry(rule index: Int) -> Bool { effects[index].admission != nil }
-
     /// The sections section rule `index` holds.
     public func sectionsHeld(bySectionRule index: Int) -> [Int] {
         counts.indices.filter { sectionRuleSelected[index][$0] }

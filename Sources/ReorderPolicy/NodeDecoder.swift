@@ -52,10 +52,7 @@ struct NodeDecoder {
     }
 
     /// Whether `text` has the form `-?[0-9]+` (whatever its size).
-    static func isIntegerShaped(_ text: String) -> Bool {
-        let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
-        return !digits.isEmpty && digits.allSatisfy { $0 >= 48 && $0 <= 57 }
-    }
+    static func isIntegerShaped(_ text: String) -> Bool { FlowYAML.isIntegerShaped(text) }
 
     /// Parses `-?[0-9]+` without overflow; nil for anything else.
     static func plainInteger(_ text: String) -> Int? {

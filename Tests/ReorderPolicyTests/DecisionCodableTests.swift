@@ -41,3 +41,28 @@ import ReorderPolicy
         }
     }
 }
+
+/// The embedder's batch API: the bytes handed to `flushBytes` plus what `withOutput` holds at
+/// the end are one complete `check --format json` document.
+@Suite struct EmbeddedBatchTests {
+    @Test func flushedAndFinalBytesFormOneDocument() throws {
+        let compiled = try PolicyLoader.compile(text: "reorder-policy: 1\nname: t\nrules:\n  - pin: { first: 1 }\n")
+        let table = Table(sections: [Section(rowIDs: ["H", "a", "b"])])
+        let moves = SourceFile(path: "moves.yaml", text: "- { from: [0, 2], to: [0, 0] }\n- { from: [0, 1], to: [0, 2] }\n")
+        var runner = CheckRunner(bound: compiled.bind(table), format: .json)
+        let flushed = Flushed()
+        let problems = BatchPipeline.run(moves, runner: &runner) { bytes in flushed.append(bytes) }
+        #expect(problems.isEmpty)
+        _ = runner.finish()
+        var all = flushed.bytes
+        runner.withOutput { all += $0 }
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(all)) as? [String: Any])
+        let results = try #require(document["results"] as? [[String: Any]])
+        #expect(results.map { $0["decision"] as? String } == ["retargeted", "allowed"])
+    }
+
+    final class Flushed: @unchecked Sendable {
+        private(set) var bytes: [UInt8] = []
+        func append(_ b: UnsafeBufferPointer<UInt8>) { bytes += b }
+    }
+}
