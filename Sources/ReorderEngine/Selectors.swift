@@ -1,12 +1,60 @@
-/// One entry of a section selector: an index (negative counts from the end) or an id.
+/// One entry of a section selector: an index (negative counts from the end), an id, or a
+/// mapping that matches sections by their data (SPEC §8.2).
 public enum SectionReference: Hashable, Sendable {
     /// A section index; `-1` is the last section.
     case index(Int)
     /// Every section with this id.
     case id(String)
+    /// Every section that matches all the filter's keys.
+    case matching(SectionFilter)
 }
 
-/// Which sections a rule talks about (SPEC §2.1).
+/// The mapping form of a section selector (SPEC §8.2): every key present must match; with no
+/// key it matches every section.
+public struct SectionFilter: Hashable, Sendable {
+    /// Listed indices (negative count from the end), or any index when nil.
+    public var indices: [Int]?
+    /// Listed ids (compared as text: `all` is just an id here), or any id when nil.
+    public var ids: [String]?
+    /// Listed kinds, or any kind when nil.
+    public var kinds: [String]?
+    /// Listed tags (a section needs one of them), or any tags when nil.
+    public var tags: [String]?
+    // Boxed so that the filter can hold a selector that holds filters.
+    private var excluded: [SectionSelector]
+
+    /// Sections that must not match, or nil.
+    public var not: SectionSelector? {
+        get { excluded.first }
+        set { excluded = newValue.map { [$0] } ?? [] }
+    }
+
+    /// Creates a filter; with no arguments it matches every section.
+    public init(indices: [Int]? = nil, ids: [String]? = nil, kinds: [String]? = nil, tags: [String]? = nil, not: SectionSelector? = nil) {
+        self.indices = indices
+        self.ids = ids
+        self.kinds = kinds
+        self.tags = tags
+        excluded = not.map { [$0] } ?? []
+    }
+
+    /// Whether section `u` of `table` matches every key.
+    func matches(_ u: Int, in table: Table) -> Bool {
+        let section = table.sections[u], count = table.sections.count
+        if let indices, !indices.contains(where: { ($0 < 0 ? count + $0 : $0) == u }) { return false }
+        if let ids {
+            guard let id = section.id, ids.contains(id) else { return false }
+        }
+        if let kinds {
+            guard let kind = section.kind, kinds.contains(kind) else { return false }
+        }
+        if let tags, !section.tags.contains(where: tags.contains) { return false }
+        if let not = excluded.first, not.selected(in: table)[u] { return false }
+        return true
+    }
+}
+
+/// Which sections a rule talks about (SPEC §2.1, §8.2).
 public enum SectionSelector: Hashable, Sendable {
     /// Every section.
     case all
@@ -17,9 +65,12 @@ public enum SectionSelector: Hashable, Sendable {
     public static func index(_ i: Int) -> SectionSelector { .some([.index(i)]) }
     /// A selector for one id.
     public static func id(_ id: String) -> SectionSelector { .some([.id(id)]) }
+    /// A selector for the sections that match `filter` (the mapping form).
+    public static func matching(_ filter: SectionFilter) -> SectionSelector { .some([.matching(filter)]) }
 
     /// For each section of `table`, whether it is selected. (A negative index inside a
     /// selector never changes a pin's anchor, SPEC §7, so only the selection matters.)
+    /// Costs per section (and per reference), never per row.
     func selected(in table: Table) -> [Bool] {
         let count = table.sections.count
         switch self {
@@ -34,6 +85,8 @@ public enum SectionSelector: Hashable, Sendable {
                     if resolved >= 0 && resolved < count { result[resolved] = true }
                 case .id(let id):
                     for (u, section) in table.sections.enumerated() where section.id == id { result[u] = true }
+                case .matching(let filter):
+                    for u in 0..<count where !result[u] && filter.matches(u, in: table) { result[u] = true }
                 }
             }
             return result
@@ -51,7 +104,8 @@ public enum RowPositionFilter: Hashable, Sendable {
     case indices([Int])
 }
 
-/// Which rows a rule talks about (SPEC §2.1): every present key must match.
+/// Which rows a rule talks about (SPEC §2.1, §8.1): every present key must match, and the
+/// `not` selector must not. A list of selectors (their union) is ``anyOf(_:)``.
 public struct RowSelector: Hashable, Sendable {
     /// The rows' sections, or any section when nil.
     public var section: SectionSelector?
@@ -63,33 +117,65 @@ public struct RowSelector: Hashable, Sendable {
     public var kinds: [String]?
     /// Listed tags (a row needs one of them), or any tags when nil.
     public var tags: [String]?
+    /// When set, the selector is a list: a row matches when any item matches. A list has no
+    /// other keys (``CompiledPolicy`` refuses a selector with both).
+    public var alternatives: [RowSelector]?
+    // Boxed so that a selector can hold a selector.
+    private var excluded: [RowSelector]
+
+    /// Rows that must not match (`not:`), or nil.
+    public var not: RowSelector? {
+        get { excluded.first }
+        set { excluded = newValue.map { [$0] } ?? [] }
+    }
 
     /// Creates a selector; with no arguments it selects every row.
     public init(
         section: SectionSelector? = nil, position: RowPositionFilter? = nil,
-        ids: [String]? = nil, kinds: [String]? = nil, tags: [String]? = nil
+        ids: [String]? = nil, kinds: [String]? = nil, tags: [String]? = nil, not: RowSelector? = nil
     ) {
         self.section = section
         self.position = position
         self.ids = ids
         self.kinds = kinds
         self.tags = tags
+        alternatives = nil
+        excluded = not.map { [$0] } ?? []
     }
 
     /// Every row.
     public static let all = RowSelector()
 
+    /// A list of selectors: their union (`[]` selects none).
+    public static func anyOf(_ items: [RowSelector]) -> RowSelector {
+        var s = RowSelector()
+        s.alternatives = items
+        return s
+    }
+
+    /// True when the selector is one plain mapping: no list and no `not` (the fast paths' shape).
+    var isPlain: Bool { alternatives == nil && excluded.isEmpty }
+
     /// True when the selector filters on ids, kinds or tags (which needs a look at each row).
     var filtersAttributes: Bool { ids != nil || kinds != nil || tags != nil }
+
+    /// Whether the selector has mapping keys besides a list (which no policy file can write).
+    var hasKeys: Bool { section != nil || position != nil || filtersAttributes || !excluded.isEmpty }
 }
 
-/// A row selector prepared for fast matching: id, kind and tag lists become sets.
+/// A row selector prepared for fast matching: id, kind and tag lists become sets. A plain
+/// mapping keeps the fast positional paths; a list or a `not` is matched row by row at bind
+/// (``RowMatcher``), so per move it costs what an id selector costs.
 struct CompiledRowSelector: Sendable {
     let section: SectionSelector?
     let position: RowPositionFilter?
     let ids: Set<String>?
     let kinds: Set<String>?
     let tags: Set<String>?
+    /// The `not` selector (zero or one).
+    let not: [CompiledRowSelector]
+    /// A list's items, or nil for a mapping.
+    let alternatives: [CompiledRowSelector]?
 
     init(_ s: RowSelector) {
         section = s.section
@@ -97,11 +183,17 @@ struct CompiledRowSelector: Sendable {
         ids = s.ids.map(Set.init)
         kinds = s.kinds.map(Set.init)
         tags = s.tags.map(Set.init)
+        not = s.not.map { [CompiledRowSelector($0)] } ?? []
+        alternatives = s.alternatives?.map(CompiledRowSelector.init)
     }
 
-    var filtersAttributes: Bool { ids != nil || kinds != nil || tags != nil }
+    /// A plain mapping: no list, no `not`.
+    var isPlain: Bool { alternatives == nil && not.isEmpty }
 
-    /// Whether the attribute keys match `row`.
+    /// True when matching needs a look at each row (ids, kinds, tags, or any list or `not`).
+    var filtersAttributes: Bool { ids != nil || kinds != nil || tags != nil || !isPlain }
+
+    /// Whether the id, kind and tag keys match `row`.
     func matchesAttributes(_ row: Row) -> Bool {
         if let ids, !ids.contains(row.id) { return false }
         if let kinds {
@@ -131,5 +223,44 @@ struct CompiledRowSelector: Sendable {
             }
             return (matched, fromEnd)
         }
+    }
+}
+
+/// A row selector with every section selector inside it resolved on one table, for matching
+/// row by row (lists and `not`, SPEC §8.1). Built once per rule per bind: the sections are
+/// looked at once per selector, the rows once each.
+struct RowMatcher {
+    /// Per section whether the `section` key selects it (nil: no `section` key).
+    let inSection: [Bool]?
+    let selector: CompiledRowSelector
+    let not: [RowMatcher]
+    let alternatives: [RowMatcher]?
+
+    init(_ selector: CompiledRowSelector, table: Table) {
+        self.selector = selector
+        inSection = selector.section?.selected(in: table)
+        not = selector.not.map { RowMatcher($0, table: table) }
+        alternatives = selector.alternatives?.map { RowMatcher($0, table: table) }
+    }
+
+    /// Whether the row `k` of section `u` (of `n` rows) matches, and whether some part that
+    /// selects it counts from the end (SPEC §8.1: keys inside `not` never do).
+    func match(_ u: Int, _ k: Int, _ n: Int, _ row: Row) -> (matches: Bool, fromEnd: Bool) {
+        if let alternatives {
+            var matched = false, fromEnd = false
+            for item in alternatives {
+                let m = item.match(u, k, n, row)
+                if m.matches {
+                    matched = true
+                    if m.fromEnd { fromEnd = true; break }
+                }
+            }
+            return (matched, fromEnd)
+        }
+        if let inSection, !inSection[u] { return (false, false) }
+        let position = selector.matchesPosition(k, of: n)
+        guard position.matches, selector.matchesAttributes(row) else { return (false, false) }
+        if let excluded = not.first, excluded.match(u, k, n, row).matches { return (false, false) }
+        return (true, position.fromEnd)
     }
 }

@@ -37,22 +37,32 @@ public struct Row: Hashable, Sendable {
     }
 }
 
-/// A section: an optional id and its rows.
+/// A section: an optional id, optional kind, tags and integer attributes (SPEC §8.2), and its rows.
 public struct Section: Hashable, Sendable {
     /// The section's id, if any.
     public var id: String?
+    /// The section's kind, if any (`bucket`, `pool`, ...).
+    public var kind: String?
+    /// The section's tags.
+    public var tags: [String]
+    /// Named non-negative integers that rules may read, such as a WIP limit (`capacity`'s
+    /// `{ attribute: NAME }` bounds).
+    public var attributes: [String: Int]
     /// The rows in order.
     public var rows: [Row]
 
     /// Creates a section.
-    public init(id: String? = nil, rows: [Row]) {
+    public init(id: String? = nil, kind: String? = nil, tags: [String] = [], attributes: [String: Int] = [:], rows: [Row]) {
         self.id = id
+        self.kind = kind
+        self.tags = tags
+        self.attributes = attributes
         self.rows = rows
     }
 
     /// Creates a section whose rows are given by id only.
-    public init(id: String? = nil, rowIDs: [String]) {
-        self.init(id: id, rows: rowIDs.map { Row(id: $0) })
+    public init(id: String? = nil, kind: String? = nil, tags: [String] = [], attributes: [String: Int] = [:], rowIDs: [String]) {
+        self.init(id: id, kind: kind, tags: tags, attributes: attributes, rows: rowIDs.map { Row(id: $0) })
     }
 }
 

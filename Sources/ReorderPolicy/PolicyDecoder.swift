@@ -145,11 +145,16 @@ struct PolicyDecoder {
         guard let (entry, meta) = ruleItem(item, kinds: Self.sectionKinds, context: "section rule", defaultID: defaultID, ids: &ids) else { return nil }
         let isPin = entry.name == "pin"
         let known = ["section", "first", "last"] + (isPin ? ["anchor"] : [])
+        let before = d.diagnostics.count
         guard let keys = d.mapping(entry.value, in: "'\(entry.name)' of a section rule", known: known) else { return nil }
         let anchor = isPin ? keys["anchor"].flatMap { self.anchor($0.value) } : nil
         let given = (entry.value.mapping ?? []).filter { ["section", "first", "last"].contains($0.name) }
         guard let first = given.first else {
-            d.error(.missingKey, "section rule '\(entry.name)' needs one of 'section', 'first' or 'last'", entry.value)
+            // After an unknown key (`lock: { kind: x }`) that key is the mistake to show.
+            if !d.diagnostics[before...].contains(where: { $0.code == .unknownKey }) {
+                d.error(.missingKey, "section rule '\(entry.name)' needs one of 'section', 'first' or 'last'", entry.value,
+                        help: "to select sections by kind or tag, write '\(entry.name): { section: { kind: x } }'")
+            }
             return nil
         }
         if given.count > 1 {
@@ -182,15 +187,32 @@ struct PolicyDecoder {
         return rowSelector(node, for: context, anchor: &unused, allowAnchor: false)
     }
 
+    /// A row selector (SPEC §2.1, §8.1): `all`, a mapping (with an optional `not`), or a list
+    /// of selectors (nested lists read as one list). `anchor` is read only at the top of a
+    /// pin's own mapping (SPEC §8.5); inside a list or `not` it is an unknown key.
     mutating func rowSelector(_ node: YAMLNode, for context: String, anchor: inout Anchor?, allowAnchor: Bool = true) -> RowSelector? {
         if case .scalar(let text, let style) = node.content {
             if text == "all" { return .all }
             let found = style.isPlain && text.isEmpty ? "an empty value" : "'\(text)'"
-            d.error(.typeMismatch, "expected 'all' or a mapping as the row selector of \(context), found \(found)", node,
-                    help: "write 'all', or a mapping such as '{ first: 1 }' or '{ kind: status }'")
+            d.error(.typeMismatch, "expected 'all', a mapping or a list as the row selector of \(context), found \(found)", node,
+                    help: "write 'all', a mapping such as '{ first: 1 }' or '{ not: { kind: header } }', or a list of them")
             return nil
         }
-        let known = Self.selectorKeys + (allowAnchor ? ["anchor"] : [])
+        if let items = node.sequence {
+            var alternatives: [RowSelector] = []
+            var ok = true
+            var unused: Anchor? = nil
+            for item in items {
+                guard let selector = rowSelector(item, for: "an item of \(context)", anchor: &unused, allowAnchor: false) else {
+                    ok = false
+                    continue
+                }
+                // Nested lists read as one list (SPEC §8.5), also for the default anchor.
+                if let nested = selector.alternatives { alternatives += nested } else { alternatives.append(selector) }
+            }
+            return ok ? .anyOf(alternatives) : nil
+        }
+        let known = Self.selectorKeys + ["not"] + (allowAnchor ? ["anchor"] : [])
         guard let keys = d.mapping(node, in: "the row selector of \(context)", known: known) else { return nil }
         var selector = RowSelector()
         var ok = true
@@ -202,20 +224,14 @@ struct PolicyDecoder {
         if positional.count > 1 {
             for extra in positional.dropFirst() {
                 d.error(.selectorConflict, "'\(extra.name)' cannot be combined with '\(positional[0].name)' in one selector", extra.key,
-                        help: "use at most one of 'first', 'last' and 'index'; write two rules to select both")
+                        help: "use at most one of 'first', 'last' and 'index'; write a list of selectors to select both")
             }
             ok = false
         } else if let entry = positional.first {
             switch entry.name {
             case "first": selector.position = d.integer(entry.value, "'first'", minimum: 1).map { .first($0) }
             case "last": selector.position = d.integer(entry.value, "'last'", minimum: 1).map { .last($0) }
-            default:
-                if let items = entry.value.sequence {
-                    let values = items.map { d.integer($0, "an entry of 'index'") }
-                    if values.allSatisfy({ $0 != nil }) { selector.position = .indices(values.map { $0! }) }
-                } else {
-                    selector.position = d.integer(entry.value, "'index'").map { .indices([$0]) }
-                }
+            default: selector.position = integers(entry.value, "'index'").map { .indices($0) }
             }
             ok = ok && selector.position != nil
         }
@@ -225,6 +241,11 @@ struct PolicyDecoder {
             selector[keyPath: path] = d.strings(entry.value, "'\(key)'")
             ok = ok && d.diagnostics.count == before
         }
+        if let entry = keys["not"] {
+            var unused: Anchor? = nil
+            selector.not = rowSelector(entry.value, for: "'not' in \(context)", anchor: &unused, allowAnchor: false)
+            ok = ok && selector.not != nil
+        }
         if allowAnchor, let entry = keys["anchor"] {
             anchor = self.anchor(entry.value)
             ok = ok && anchor != nil
@@ -232,11 +253,29 @@ struct PolicyDecoder {
         return ok ? selector : nil
     }
 
+    /// A plain integer or a list of plain integers (`index`).
+    private mutating func integers(_ node: YAMLNode, _ what: String) -> [Int]? {
+        if let items = node.sequence {
+            let values = items.map { d.integer($0, "an entry of \(what)") }
+            return values.allSatisfy({ $0 != nil }) ? values.map { $0! } : nil
+        }
+        return d.integer(node, what).map { [$0] }
+    }
+
+    static let sectionFilterKeys = ["index", "id", "kind", "tag", "not"]
+
+    /// A section selector (SPEC §2.1, §8.2): an index, an id, `all`, a mapping, or a list of
+    /// indices, ids and mappings (a nested list is a type mismatch, SPEC §8.5).
     mutating func sectionSelector(_ node: YAMLNode, _ what: String) -> SectionSelector? {
         if let items = node.sequence {
             var refs: [SectionReference] = []
             var all = false, ok = true
             for item in items {
+                if item.sequence != nil {
+                    d.mismatch(item, expected: "a section index, a section id or a mapping in the list of \(what) (lists do not nest)")
+                    ok = false
+                    continue
+                }
                 switch sectionReference(item, what) {
                 case .none: ok = false
                 case .some(.none): all = true
@@ -255,8 +294,11 @@ struct PolicyDecoder {
 
     /// One section reference: nil on error, `.some(nil)` for `all`.
     private mutating func sectionReference(_ node: YAMLNode, _ what: String) -> SectionReference?? {
+        if node.mapping != nil {
+            return sectionFilter(node, what).map { .some(.matching($0)) }
+        }
         guard case .scalar(let text, let style) = node.content, !(style.isPlain && text.isEmpty) else {
-            d.mismatch(node, expected: "a section index, a section id or a list of them for \(what)")
+            d.mismatch(node, expected: "a section index, a section id, a mapping or a list of them for \(what)")
             return nil
         }
         if text == "all" { return .some(nil) }
@@ -269,6 +311,19 @@ struct PolicyDecoder {
             return .some(.index(value))
         }
         return .some(.id(text))
+    }
+
+    /// The mapping form (SPEC §8.2): `index`, `id`, `kind`, `tag`, `not`; every key must match.
+    private mutating func sectionFilter(_ node: YAMLNode, _ what: String) -> SectionFilter? {
+        guard let keys = d.mapping(node, in: "the section selector of \(what)", known: Self.sectionFilterKeys) else { return nil }
+        var filter = SectionFilter()
+        let before = d.diagnostics.count
+        if let entry = keys["index"] { filter.indices = integers(entry.value, "'index'") }
+        if let entry = keys["id"] { filter.ids = d.strings(entry.value, "'id'") }
+        if let entry = keys["kind"] { filter.kinds = d.strings(entry.value, "'kind'") }
+        if let entry = keys["tag"] { filter.tags = d.strings(entry.value, "'tag'") }
+        if let entry = keys["not"] { filter.not = sectionSelector(entry.value, "'not' in \(what)") }
+        return d.diagnostics.count == before ? filter : nil
     }
 }
 
@@ -283,6 +338,24 @@ extension PolicyDecoder: RuleArgumentReader {
 
     mutating func integer(_ node: YAMLNode, _ what: String, minimum: Int?) -> Int? {
         d.integer(node, what, minimum: minimum)
+    }
+
+    mutating func capacityBound(_ node: YAMLNode, _ what: String) -> CapacityBound? {
+        guard node.mapping != nil else { return d.integer(node, what, minimum: 0).map(CapacityBound.value) }
+        guard let keys = d.mapping(node, in: "the bound \(what)", known: ["attribute"]) else { return nil }
+        guard let entry = keys["attribute"] else {
+            if node.mapping?.isEmpty ?? true {
+                d.error(.missingKey, "\(what) needs 'attribute': the name of the section attribute that bounds it", node,
+                        help: "write '{ attribute: wip }', or a plain integer")
+            }
+            return nil
+        }
+        guard let name = d.text(entry.value, expected: "an attribute name for 'attribute'") else { return nil }
+        if name.isEmpty {
+            d.error(.invalidValue, "an attribute name must not be empty", entry.value)
+            return nil
+        }
+        return .attribute(name)
     }
 
     mutating func pinSelector(_ node: YAMLNode, for context: String) -> (RowSelector, Anchor?)? {

@@ -51,12 +51,29 @@ public enum PolicySchema {
     "count": { "type": "integer", "minimum": 1 },
     "nonNegative": { "type": "integer", "minimum": 0 },
     "anchor": { "enum": ["start", "end"] },
-    "sectionRef": { "type": ["integer", "string"] },
+    "sectionRef": { "oneOf": [ { "type": ["integer", "string"] }, { "$ref": "#/$defs/sectionFilter" } ] },
+    "sectionFilter": {
+      "description": "Sections matching every key present; {} matches every section.",
+      "type": "object", "additionalProperties": false,
+      "properties": {
+        "index": { "oneOf": [ { "type": "integer" }, { "type": "array", "items": { "type": "integer" } } ] },
+        "id": { "$ref": "#/$defs/strings" }, "kind": { "$ref": "#/$defs/strings" }, "tag": { "$ref": "#/$defs/strings" },
+        "not": { "$ref": "#/$defs/sectionSelector" }
+      }
+    },
     "sectionSelector": {
-      "description": "A section index (negative from the end), a section id, 'all', or a list of them.",
+      "description": "A section index (negative from the end), a section id, 'all', a mapping (index, id, kind, tag, not), or a list of them.",
       "oneOf": [
         { "$ref": "#/$defs/sectionRef" },
         { "type": "array", "items": { "$ref": "#/$defs/sectionRef" } }
+      ]
+    },
+    "capacityBound": {
+      "description": "A count, or the name of each section's own attribute.",
+      "oneOf": [
+        { "$ref": "#/$defs/nonNegative" },
+        { "type": "object", "additionalProperties": false, "required": ["attribute"],
+          "properties": { "attribute": { "type": "string", "minLength": 1 } } }
       ]
     },
     "strings": { "oneOf": [ { "type": "string" }, { "type": "array", "items": { "type": "string" } } ] },
@@ -66,7 +83,7 @@ public enum PolicySchema {
       ] }
     },
     "rowSelector": {
-      "description": "'all', or a mapping whose keys must all match.",
+      "description": "'all', a mapping whose keys must all match (and whose 'not' must not), or a list of selectors (their union).",
       "oneOf": [
         { "const": "all" },
         { "type": "object", "additionalProperties": false, "allOf": [ { "$ref": "#/$defs/positional" } ],
@@ -74,8 +91,10 @@ public enum PolicySchema {
             "section": { "$ref": "#/$defs/sectionSelector" }, "first": { "$ref": "#/$defs/count" },
             "last": { "$ref": "#/$defs/count" },
             "index": { "oneOf": [ { "type": "integer" }, { "type": "array", "items": { "type": "integer" } } ] },
-            "id": { "$ref": "#/$defs/strings" }, "kind": { "$ref": "#/$defs/strings" }, "tag": { "$ref": "#/$defs/strings" }
-          } }
+            "id": { "$ref": "#/$defs/strings" }, "kind": { "$ref": "#/$defs/strings" }, "tag": { "$ref": "#/$defs/strings" },
+            "not": { "$ref": "#/$defs/rowSelector" }
+          } },
+        { "type": "array", "items": { "$ref": "#/$defs/rowSelector" } }
       ]
     },
     "pinSelector": {
@@ -87,8 +106,10 @@ public enum PolicySchema {
             "last": { "$ref": "#/$defs/count" },
             "index": { "oneOf": [ { "type": "integer" }, { "type": "array", "items": { "type": "integer" } } ] },
             "id": { "$ref": "#/$defs/strings" }, "kind": { "$ref": "#/$defs/strings" }, "tag": { "$ref": "#/$defs/strings" },
+            "not": { "$ref": "#/$defs/rowSelector" },
             "anchor": { "$ref": "#/$defs/anchor" }
-          } }
+          } },
+        { "type": "array", "items": { "$ref": "#/$defs/rowSelector" } }
       ]
     },
     "rowRule": \#(rowRule),
@@ -128,7 +149,11 @@ public enum PolicySchema {
       "properties": {
         "sections": { "type": "array", "items": {
           "type": "object", "additionalProperties": false, "required": ["rows"],
-          "properties": { "id": { "type": ["string", "integer"] }, "rows": { "type": "array", "items": { "$ref": "#/$defs/row" } } }
+          "properties": { "id": { "type": ["string", "integer"] },
+                          "kind": { "type": ["string", "null"] },
+                          "tags": { "oneOf": [ { "type": "null" }, { "type": "array", "items": { "type": "string" } } ] },
+                          "attributes": { "type": "object", "additionalProperties": { "type": "integer", "minimum": 0 } },
+                          "rows": { "type": "array", "items": { "$ref": "#/$defs/row" } } }
         } }
       }
     },

@@ -19,8 +19,22 @@ struct TableDecoder {
     }
 
     private mutating func section(_ node: YAMLNode) -> Section? {
-        guard let keys = d.mapping(node, in: "a section", known: ["id", "rows"]) else { return nil }
+        guard let keys = d.mapping(node, in: "a section", known: ["id", "kind", "tags", "attributes", "rows"]) else { return nil }
         let id = keys["id"].flatMap { d.text($0.value, expected: "a string for the section's 'id'") }
+        // `kind: null` and `tags: null` count as absent (SPEC §8.5).
+        let kind = keys["kind"].flatMap { Self.isNull($0.value) ? nil : d.text($0.value, expected: "a string for the section's 'kind'") }
+        var tags: [String] = []
+        if let entry = keys["tags"], !Self.isNull(entry.value) { tags = self.tags(entry.value) }
+        var attributes: [String: Int] = [:]
+        if let entry = keys["attributes"] {
+            if let items = entry.value.mapping {
+                for item in items {
+                    if let value = attribute(item.value, item.name) { attributes[item.name] = value }
+                }
+            } else {
+                d.mismatch(entry.value, expected: "a mapping from attribute names to integers for 'attributes'")
+            }
+        }
         guard let rowsEntry = keys["rows"] else {
             d.error(.missingKey, "missing key 'rows' in a section; expected a list of rows (it may be empty: 'rows: []')", node)
             return nil
@@ -29,7 +43,39 @@ struct TableDecoder {
             d.mismatch(rowsEntry.value, expected: "a list of rows for 'rows'")
             return nil
         }
-        return Section(id: id, rows: items.compactMap { row($0) })
+        return Section(id: id, kind: kind, tags: tags, attributes: attributes, rows: items.compactMap { row($0) })
+    }
+
+    /// A section attribute's value: a plain integer >= 0; anything else (a quoted number, a
+    /// negative one, `null`, a word) is a type mismatch (SPEC §8.2, §8.5).
+    private mutating func attribute(_ node: YAMLNode, _ name: String) -> Int? {
+        if case .scalar(let text, let style) = node.content, style.isPlain, let value = NodeDecoder.plainInteger(text), value >= 0 {
+            return value
+        }
+        let found: String
+        if case .scalar(let text, let style) = node.content {
+            found = style.isPlain ? (text.isEmpty ? "an empty value" : "'\(text)'") : "the quoted string '\(text)'"
+        } else {
+            found = node.typeName
+        }
+        guard !node.isInvalid else { return nil }
+        d.error(.typeMismatch, "expected a plain integer >= 0 for the attribute '\(name)', found \(found)", node,
+                help: "attributes are counts such as 'wip: 3'; write the number without quotes or sign")
+        return nil
+    }
+
+    /// `null`, `~` or an empty plain value.
+    private static func isNull(_ node: YAMLNode) -> Bool {
+        guard case .scalar(let text, let style) = node.content, style.isPlain else { return false }
+        return ["", "~", "null", "Null", "NULL"].contains(text)
+    }
+
+    private mutating func tags(_ node: YAMLNode) -> [String] {
+        guard let items = node.sequence else {
+            d.mismatch(node, expected: "a list of strings for 'tags'")
+            return []
+        }
+        return items.compactMap { d.text($0, expected: "a string in 'tags'") }
     }
 
     private mutating func row(_ node: YAMLNode) -> Row? {
@@ -43,14 +89,7 @@ struct TableDecoder {
         }
         let id = d.text(idEntry.value, expected: "a string for the row's 'id'")
         let kind = keys["kind"].flatMap { d.text($0.value, expected: "a string for the row's 'kind'") }
-        var tags: [String] = []
-        if let entry = keys["tags"] {
-            if let items = entry.value.sequence {
-                tags = items.compactMap { d.text($0, expected: "a string in 'tags'") }
-            } else {
-                d.mismatch(entry.value, expected: "a list of strings for 'tags'")
-            }
-        }
+        let tags = keys["tags"].map { self.tags($0.value) } ?? []
         return id.map { Row(id: $0, kind: kind, tags: tags) }
     }
 }

@@ -20,6 +20,10 @@ struct RandomPolicies {
     let kinds = ["item", "add", "status"]
     let tags = ["x", "y"]
     let sectionIDs = ["In", "Out", "all", "2", "a b"]
+    let sectionKinds = ["bucket", "pool"]
+    let attributeNames = ["wip", "floor"]
+    /// How deep random selectors nest lists and `not` (SPEC §8.1, §8.2).
+    var depth = 0
 
     init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
@@ -30,25 +34,59 @@ struct RandomPolicies {
 
     mutating func table() -> Table {
         Table(sections: (0..<int(1...4)).map { _ in
-            Section(id: chance(0.6) ? pick(sectionIDs) : nil, rows: (0..<int(0...5)).map { _ in
+            Section(id: chance(0.6) ? pick(sectionIDs) : nil, kind: chance(0.5) ? pick(sectionKinds) : nil, tags: some(tags),
+                    attributes: Dictionary(attributeNames.filter { _ in chance(0.5) }.map { ($0, int(0...5)) }, uniquingKeysWith: { a, _ in a }),
+                    rows: (0..<int(0...5)).map { _ in
                 Row(id: pick(rowIDs), kind: chance(0.6) ? pick(kinds) : nil, tags: some(tags))
             })
         })
     }
 
     mutating func sectionSelector() -> SectionSelector {
-        switch int(0...4) {
+        switch int(0...6) {
         case 0: return .all
         case 1: return .index(int(-3...3))
         case 2: return .id(pick(sectionIDs))
+        case 3, 4 where depth < 2: return .matching(sectionFilter())
         default:
-            return .some((0..<int(0...3)).map { _ in chance(0.5) ? .index(int(-4...4)) : .id(pick(sectionIDs)) })
+            return .some((0..<int(0...3)).map { _ in
+                switch int(0...4) {
+                case 0, 1: .index(int(-4...4))
+                case 2, 3: .id(pick(sectionIDs))
+                default: depth < 2 ? .matching(sectionFilter()) : .index(int(-4...4))
+                }
+            })
         }
+    }
+
+    /// The mapping form of a section selector (SPEC §8.2).
+    mutating func sectionFilter() -> SectionFilter {
+        depth += 1
+        defer { depth -= 1 }
+        var f = SectionFilter()
+        if chance(0.25) { f.indices = (0..<int(0...2)).map { _ in int(-3...3) } }
+        if chance(0.25) { f.ids = some(sectionIDs) }
+        if chance(0.4) { f.kinds = some(sectionKinds) }
+        if chance(0.3) { f.tags = some(tags) }
+        if chance(0.3) { f.not = sectionSelector() }
+        return f
     }
 
     mutating func rowSelector() -> RowSelector {
         if chance(0.15) { return .all }
+        if depth < 2 && chance(0.15) {
+            // A list (SPEC §8.1), sometimes nested.
+            depth += 1
+            defer { depth -= 1 }
+            // Written flat: the loader reads nested lists as one list (SPEC §8.5), a decoder test covers nesting.
+            return .anyOf((0..<int(0...3)).flatMap { _ in rowSelector().flattened })
+        }
         var s = RowSelector()
+        if depth < 2 && chance(0.2) {
+            depth += 1
+            s.not = rowSelector()
+            depth -= 1
+        }
         if chance(0.4) { s.section = sectionSelector() }
         switch int(0...4) {
         case 0: s.position = .first(int(1...3))
@@ -106,6 +144,11 @@ struct RandomPolicies {
         let limit = t == s ? table.sections[s].rows.count - 1 : table.sections[t].rows.count
         return (Position(section: s, row: i), Position(section: t, row: int(0...limit)))
     }
+}
+
+extension RowSelector {
+    /// A list's items, or the selector itself.
+    var flattened: [RowSelector] { alternatives ?? [self] }
 }
 
 /// How random policies make rules of one kind; each kind's test file conforms its type.

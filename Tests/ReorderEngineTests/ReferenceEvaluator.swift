@@ -32,14 +32,34 @@ struct ReferenceEvaluator {
                     }
                 case .id(let id):
                     for u in 0..<count where table.sections[u].id == id { selected.insert(u) }
+                case .matching(let filter):
+                    for u in 0..<count where matches(filter, u) { selected.insert(u) }
                 }
             }
             return (selected, fromEnd)
         }
     }
 
+    /// SPEC §8.2: every key present must match.
+    func matches(_ filter: SectionFilter, _ u: Int) -> Bool {
+        let section = table.sections[u], count = table.sections.count
+        if let indices = filter.indices, !indices.map({ $0 < 0 ? count + $0 : $0 }).contains(u) { return false }
+        if let ids = filter.ids, !(section.id.map { ids.contains($0) } ?? false) { return false }
+        if let kinds = filter.kinds, !(section.kind.map { kinds.contains($0) } ?? false) { return false }
+        if let tags = filter.tags, Set(tags).isDisjoint(with: section.tags) { return false }
+        if let not = filter.not, sections(not).selected.contains(u) { return false }
+        return true
+    }
+
     /// Whether `selector` selects the row at `p`, and whether through the end.
     func selects(_ selector: RowSelector, _ p: Position) -> (Bool, Bool) {
+        // SPEC §8.1: a list matches when any item does; it is `end` when an item selecting it is.
+        if let items = selector.alternatives {
+            let hits = items.map { selects($0, p) }.filter(\.0)
+            return (!hits.isEmpty, hits.contains { $0.1 })
+        }
+        // `not`: its keys never make the row `end`.
+        if let not = selector.not, selects(not, p).0 { return (false, false) }
         let rows = table.sections[p.section].rows
         let n = rows.count, k = p.row, row = rows[k]
         if let s = selector.section, !sections(s).selected.contains(p.section) { return (false, false) }

@@ -31,7 +31,29 @@ import ReorderPolicy
         BrokenPolicy("overflow", .typeMismatch, header + "rules:\n  - pin: { first: »99999999999999999999 }\n"),
         BrokenPolicy("overflowing section index", .typeMismatch, header + "rules:\n  - lock: { section: »-99999999999999999999 }\n"),
         BrokenPolicy("version as string", .typeMismatch, "reorder-policy: »\"1\"\nname: t\nrules: []\n"),
-        BrokenPolicy("section selector mapping", .typeMismatch, header + "rules:\n  - lock: { section: »{ id: x } }\n"),
+        // SPEC §8: unions, `not`, section mappings, attribute bounds.
+        BrokenPolicy("not with nothing inside", .typeMismatch, header + "rules:\n  - lock: { not: »}\n", message: "found an empty value"),
+        BrokenPolicy("not with nothing inside, block", .typeMismatch, header + "rules:\n  - lock:\n      not:»\n"),
+        BrokenPolicy("not as a word", .typeMismatch, header + "rules:\n  - lock: { not: »header }\n"),
+        BrokenPolicy("misspelt not", .unknownKey, header + "rules:\n  - lock: { »nott: { kind: x } }\n", message: "did you mean 'not'?"),
+        BrokenPolicy("anchor in a list item", .unknownKey, header + "rules:\n  - pin: [ { first: 1, »anchor: end } ]\n"),
+        BrokenPolicy("anchor under not", .unknownKey, header + "rules:\n  - pin: { not: { first: 1, »anchor: end } }\n"),
+        BrokenPolicy("scalar in a row list", .typeMismatch, header + "rules:\n  - lock: [ { first: 1 }, »header ]\n"),
+        BrokenPolicy("conflict under not", .selectorConflict, header + "rules:\n  - lock: { not: { first: 1, »last: 1 } }\n"),
+        BrokenPolicy("conflict in a list item", .selectorConflict, header + "rules:\n  - lock: [ all, { index: 0, »first: 1 } ]\n"),
+        BrokenPolicy("misspelt section key", .unknownKey, header + "rules:\n  - lock: { section: { »knd: bucket } }\n", message: "did you mean 'kind'?"),
+        BrokenPolicy("nested section list", .typeMismatch, header + "rules:\n  - keep-order: [0, »[1]]\n"),
+        BrokenPolicy("quoted section index in a mapping", .typeMismatch, header + "rules:\n  - keep-order: { index: »\"1\" }\n"),
+        BrokenPolicy("section mapping in a list", .unknownKey, header + "rules:\n  - keep-order: [0, { »tags: x }]\n", message: "did you mean 'tag'?"),
+        BrokenPolicy("empty section not", .typeMismatch, header + "rules:\n  - keep-order: { not: »}\n"),
+        BrokenPolicy("section rule by kind", .unknownKey, header + "rules: []\nsection-rules:\n  - lock: { »kind: x }\n"),
+        BrokenPolicy("keep-order as a section rule", .unknownKey, header + "rules: []\nsection-rules:\n  - »keep-order: 0\n"),
+        BrokenPolicy("attribute on a non-capacity field", .typeMismatch, header + "rules:\n  - pin: { first: »{ attribute: wip } }\n"),
+        BrokenPolicy("misspelt attribute", .unknownKey, header + "rules:\n  - capacity: { section: 0, max: { »atribute: wip } }\n", message: "did you mean 'attribute'?"),
+        BrokenPolicy("attribute bound with no name", .missingKey, header + "rules:\n  - capacity: { section: 0, max: »{} }\n"),
+        BrokenPolicy("attribute name a list", .typeMismatch, header + "rules:\n  - capacity: { section: 0, min: { attribute: »[a] } }\n"),
+        BrokenPolicy("attribute bound with a second key", .unknownKey, header + "rules:\n  - capacity: { section: 0, max: { attribute: wip, »min: 1 } }\n"),
+        BrokenPolicy("non-integer attribute in a test table", .typeMismatch, header + "rules: []\ntests:\n  - name: x\n    table: { sections: [ { attributes: { wip: »\"3\" }, rows: [a] } ] }\n    move: { from: [0, 0], to: [0, 0] }\n    expect: allowed\n"),
         BrokenPolicy("zero count", .invalidValue, header + "rules:\n  - pin: { first: »0 }\n"),
         BrokenPolicy("negative max", .invalidValue, header + "rules:\n  - capacity: { section: 0, max: »-1 }\n"),
         BrokenPolicy("unknown retarget", .invalidValue, header + "retarget: »nearst\nrules: []\n", message: "did you mean 'nearest'?"),
@@ -127,12 +149,62 @@ import ReorderPolicy
         ]))
     }
 
+    @Test func sectionsCarryKindsTagsAndAttributes() throws {
+        let (table, diagnostics) = TableLoader.load(text: """
+            sections:
+              - { id: Doing, kind: bucket, tags: [active], attributes: { wip: 3, floor: 0 }, rows: [A] }
+              - { kind: null, tags: ~, rows: [] }
+              - { kind: 7, rows: [] }
+            """)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(table == Table(sections: [
+            Section(id: "Doing", kind: "bucket", tags: ["active"], attributes: ["wip": 3, "floor": 0], rowIDs: ["A"]),
+            Section(rows: []),
+            Section(kind: "7", rows: []),
+        ]))
+    }
+
+    @Test func languageAdditionsDecode() throws {
+        let text = Self.header + """
+            rules:
+              - lock: [ [ { kind: ad } ], { not: { tag: keep } }, all ]
+              - pin: { section: { kind: [a, b], not: [0, { id: all }] }, last: 1, not: [] }
+              - capacity: { section: [ { tag: active }, Inbox ], max: { attribute: wip }, min: 1 }
+              - keep-order: { }
+              - accept: { section: { index: [-1, 0] }, from: { not: all }, rows: [] }
+            """
+        let document = PolicyLoader.load(text: text, path: "p.yaml")
+        #expect(document.diagnostics.isEmpty, "\(document.diagnostics)")
+        let policy = try #require(document.policy)
+        // Nested lists read as one list (SPEC §8.5).
+        #expect(policy.rules[0].kind == .lock(.anyOf([RowSelector(kinds: ["ad"]), RowSelector(not: RowSelector(tags: ["keep"])), .all])))
+        let pinSections = SectionSelector.matching(SectionFilter(kinds: ["a", "b"], not: .some([.index(0), .matching(SectionFilter(ids: ["all"]))])))
+        #expect(policy.rules[1].kind == .pin(RowSelector(section: pinSections, position: .last(1), not: .anyOf([])), anchor: nil))
+        #expect(policy.rules[2].kind == .capacity(section: .some([.matching(SectionFilter(tags: ["active"])), .id("Inbox")]),
+                                                  max: .attribute("wip"), min: 1))
+        #expect(policy.rules[3].kind == .keepOrder(.matching(SectionFilter())))
+        #expect(policy.rules[4].kind == .accept(section: .matching(SectionFilter(indices: [-1, 0])), from: .matching(SectionFilter(not: .all)),
+                                                rows: .anyOf([])))
+    }
+
     @Test(arguments: [
         ("sections: [ { »row: [a] } ]", DiagnosticCode.unknownKey),
         ("»{}", DiagnosticCode.missingKey),
         ("sections: [ { rows: [ »{ kind: x } ] } ]", DiagnosticCode.missingKey),
         ("sections: [ { rows: »a } ]", DiagnosticCode.typeMismatch),
         ("sections: [ { rows: [ { id: a, tags: »x } ] } ]", DiagnosticCode.typeMismatch),
+        // SPEC §8.2, §8.5: attributes are plain integers >= 0; rows have none.
+        ("sections: [ { attributes: { wip: »\"3\" }, rows: [] } ]", DiagnosticCode.typeMismatch),
+        ("sections: [ { attributes: { wip: »-1 }, rows: [] } ]", DiagnosticCode.typeMismatch),
+        ("sections: [ { attributes: { wip: »null }, rows: [] } ]", DiagnosticCode.typeMismatch),
+        ("sections: [ { attributes: { wip: »1.5 }, rows: [] } ]", DiagnosticCode.typeMismatch),
+        ("sections: [ { attributes: { wip: »[1] }, rows: [] } ]", DiagnosticCode.typeMismatch),
+        ("sections: [ { attributes: { wip: »99999999999999999999 }, rows: [] } ]", DiagnosticCode.typeMismatch),
+        ("sections: [ { attributes: »3, rows: [] } ]", DiagnosticCode.typeMismatch),
+        ("sections: [ { tags: »x, rows: [] } ]", DiagnosticCode.typeMismatch),
+        ("sections: [ { kind: »[a], rows: [] } ]", DiagnosticCode.typeMismatch),
+        ("sections: [ { »attribute: { wip: 1 }, rows: [] } ]", DiagnosticCode.unknownKey),
+        ("sections: [ { rows: [ { id: a, »attributes: { wip: 1 } } ] } ]", DiagnosticCode.unknownKey),
     ])
     func brokenTablesAreLocated(_ marked: String, _ code: DiagnosticCode) throws {
         let source = MarkedSource(marked)

@@ -1,26 +1,53 @@
-/// `capacity: { section, max, min }` (SPEC §2.2, §7): a move from another section into a
+/// `capacity: { section, max, min }` (SPEC §2.2, §7, §8.3): a move from another section into a
 /// selected section `t` needs `n_t + 1 <= max`; a move out of a selected section `s` into
 /// another needs `n_s - 1 >= min`. Counts are taken before the move; moves within one
-/// section are never limited.
+/// section are never limited. A bound is a number or a section attribute (`{ attribute: wip }`).
 public struct CapacityRule: Hashable, Sendable {
     /// The limited sections.
     public var section: SectionSelector
     /// The most rows a section may hold after a row comes in, if limited.
-    public var max: Int?
+    public var max: CapacityBound?
     /// The fewest rows a section may keep after a row leaves, if limited.
-    public var min: Int?
+    public var min: CapacityBound?
 
     /// Creates the rule.
-    public init(section: SectionSelector, max: Int? = nil, min: Int? = nil) {
+    public init(section: SectionSelector, max: CapacityBound? = nil, min: CapacityBound? = nil) {
         self.section = section
         self.max = max
         self.min = min
     }
 }
 
+/// A `capacity` bound (SPEC §8.3): a fixed count, or each section's own integer attribute.
+/// Integer literals build fixed bounds (`max: 3`).
+public enum CapacityBound: Hashable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
+    /// The same count for every selected section.
+    case value(Int)
+    /// The section's attribute of this name; a section without it is not bounded on that side.
+    case attribute(String)
+
+    public init(integerLiteral value: Int) { self = .value(value) }
+
+    /// The bound for `section`, or nil when it has none.
+    public func resolved(for section: Section) -> Int? {
+        switch self {
+        case .value(let n): n
+        case .attribute(let name): section.attributes[name]
+        }
+    }
+
+    /// `3` or `{ attribute: wip }`, as in policy files.
+    public var description: String {
+        switch self {
+        case .value(let n): String(n)
+        case .attribute(let name): FlowYAML.mapping([("attribute", FlowYAML.scalar(name))])
+        }
+    }
+}
+
 extension RowRule.Kind {
     /// Moves into a selected section need room below `max`; moves out need `min` rows left.
-    public static func capacity(section: SectionSelector, max: Int?, min: Int?) -> Self {
+    public static func capacity(section: SectionSelector, max: CapacityBound?, min: CapacityBound?) -> Self {
         Self(CapacityRule(section: section, max: max, min: min))
     }
 }
@@ -32,8 +59,8 @@ extension CapacityRule: RowRuleKind {
         {
           "type": "object", "additionalProperties": false, "required": ["section"],
           "anyOf": [ { "required": ["max"] }, { "required": ["min"] } ],
-          "properties": { "section": { "$ref": "#/$defs/sectionSelector" }, "max": { "$ref": "#/$defs/nonNegative" },
-                          "min": { "$ref": "#/$defs/nonNegative" } }
+          "properties": { "section": { "$ref": "#/$defs/sectionSelector" }, "max": { "$ref": "#/$defs/capacityBound" },
+                          "min": { "$ref": "#/$defs/capacityBound" } }
         }
         """##
 
@@ -50,13 +77,13 @@ extension CapacityRule: RowRuleKind {
             return nil
         }
         var ok = true
-        var max: Int? = nil, min: Int? = nil
+        var max: CapacityBound? = nil, min: CapacityBound? = nil
         if let maxEntry {
-            max = reader.integer(maxEntry.value, "'max'", minimum: 0)
+            max = reader.capacityBound(maxEntry.value, "'max'")
             ok = ok && max != nil
         }
         if let minEntry {
-            min = reader.integer(minEntry.value, "'min'", minimum: 0)
+            min = reader.capacityBound(minEntry.value, "'min'")
             ok = ok && min != nil
         }
         guard let section, ok else { return nil }
@@ -65,8 +92,8 @@ extension CapacityRule: RowRuleKind {
 
     package var argumentYAML: String {
         var entries = [("section", section.flowYAML)]
-        if let max { entries.append(("max", String(max))) }
-        if let min { entries.append(("min", String(min))) }
+        if let max { entries.append(("max", max.description)) }
+        if let min { entries.append(("min", min.description)) }
         return FlowYAML.mapping(entries)
     }
 
@@ -74,8 +101,13 @@ extension CapacityRule: RowRuleKind {
 
     package func compile() throws(PolicyError) -> any CompiledRowRuleKind {
         guard max != nil || min != nil else { throw PolicyError("capacity needs max or min") }
-        if let max, max < 0 { throw PolicyError("capacity max must be >= 0") }
-        if let min, min < 0 { throw PolicyError("capacity min must be >= 0") }
+        for bound in [max, min] {
+            switch bound {
+            case .value(let n)? where n < 0: throw PolicyError("capacity max and min must be >= 0")
+            case .attribute(let name)? where name.isEmpty: throw PolicyError("a capacity attribute needs a name")
+            default: break
+            }
+        }
         return Compiled(rule: self)
     }
 
@@ -84,7 +116,18 @@ extension CapacityRule: RowRuleKind {
 
         func bind(_ binder: inout RuleBinder) -> RuleEffects {
             let covered = binder.sections(rule.section)
-            return RuleEffects(limits: SectionLimits(max: covered.map { $0 ? rule.max : nil }, min: covered.map { $0 ? rule.min : nil }))
+            let sections = binder.table.sections
+            // Per section, once at bind: an attribute bound reads that section's own value.
+            return RuleEffects(limits: SectionLimits(
+                max: covered.indices.map { covered[$0] ? rule.max?.resolved(for: sections[$0]) : nil },
+                min: covered.indices.map { covered[$0] ? rule.min?.resolved(for: sections[$0]) : nil }))
+        }
+
+
+        /// ` (its attribute 'wip')` for an attribute bound, else nothing.
+        func attributeNote(_ bound: CapacityBound?) -> String {
+            if case .attribute(let name)? = bound { return " (its attribute '\(name)')" }
+            return ""
         }
 
         func word(_ c: RowCheck) -> RuleWording {
@@ -97,17 +140,17 @@ extension CapacityRule: RowRuleKind {
             if let max {
                 let after = c.count(t) + 1
                 if after > max {
-                    problems.append("moving \(c.row) to \(c.to) would put \(Reason.plural(after, "row")) in \(c.sectionName(t)), more than its max of \(max)")
+                    problems.append("moving \(c.row) to \(c.to) would put \(Reason.plural(after, "row")) in \(c.sectionName(t)), more than its max of \(max)\(attributeNote(rule.max))")
                 } else {
-                    fine.append("\(c.sectionName(t)) would hold \(after) of at most \(max)")
+                    fine.append("\(c.sectionName(t)) would hold \(after) of at most \(max)\(attributeNote(rule.max))")
                 }
             }
             if let min {
                 let after = c.count(s) - 1
                 if after < min {
-                    problems.append("moving \(c.row) to \(c.to) would leave \(Reason.plural(after, "row")) in \(c.sectionName(s)), fewer than its min of \(min)")
+                    problems.append("moving \(c.row) to \(c.to) would leave \(Reason.plural(after, "row")) in \(c.sectionName(s)), fewer than its min of \(min)\(attributeNote(rule.min))")
                 } else {
-                    fine.append("\(c.sectionName(s)) would keep \(after) of at least \(min)")
+                    fine.append("\(c.sectionName(s)) would keep \(after) of at least \(min)\(attributeNote(rule.min))")
                 }
             }
             return .applies(Reason.joined(problems.isEmpty ? fine : problems))
@@ -116,10 +159,10 @@ extension CapacityRule: RowRuleKind {
         func word(_ c: BlockCheck) -> Reason {
             guard let limits = c.effects.limits else { return "" }
             if let max = limits.max[c.t], c.count(c.t) + c.m > max {
-                return "moving \(c.label) to \(c.to) would put \(Reason.plural(c.count(c.t) + c.m, "row")) in \(c.sectionName(c.t)), more than its max of \(max)"
+                return "moving \(c.label) to \(c.to) would put \(Reason.plural(c.count(c.t) + c.m, "row")) in \(c.sectionName(c.t)), more than its max of \(max)\(attributeNote(rule.max))"
             }
             if let min = limits.min[c.s] {
-                return "moving \(c.label) out of \(c.sectionName(c.s)) would leave \(Reason.plural(c.count(c.s) - c.m, "row")), fewer than its min of \(min)"
+                return "moving \(c.label) out of \(c.sectionName(c.s)) would leave \(Reason.plural(c.count(c.s) - c.m, "row")), fewer than its min of \(min)\(attributeNote(rule.min))"
             }
             return ""
         }

@@ -49,26 +49,41 @@ package enum FlowYAML {
 }
 
 extension SectionSelector {
-    /// The selector as flow YAML (`all`, `[0, Inbox]`). A list holding the id `all` is written
-    /// as the keyword `all`, which is what the language reads it as (SPEC §7).
+    /// The selector as flow YAML (`all`, `[0, Inbox]`, `{ kind: bucket }`). A list holding the
+    /// id `all` is written as the keyword `all`, which is what the language reads it as (SPEC §7).
     package var flowYAML: String {
         switch self {
         case .all: return "all"
         case .some(let refs):
             // A list holding the keyword selects every section (SPEC §7).
             if refs.contains(.id("all")) { return "all" }
+            if refs.count == 1, case .matching(let filter) = refs[0] { return filter.flowYAML }
             return "[" + refs.map { ref in
                 switch ref {
                 case .index(let i): String(i)
                 case .id(let id): FlowYAML.scalar(id)
+                case .matching(let filter): filter.flowYAML
                 }
             }.joined(separator: ", ") + "]"
         }
     }
 }
 
+extension SectionFilter {
+    /// The mapping form as flow YAML, keys in the order SPEC §8.2 lists them.
+    package var flowYAML: String {
+        var parts: [(String, String)] = []
+        if let indices { parts.append(("index", "[" + indices.map(String.init).joined(separator: ", ") + "]")) }
+        if let ids { parts.append(("id", FlowYAML.list(ids))) }
+        if let kinds { parts.append(("kind", FlowYAML.list(kinds))) }
+        if let tags { parts.append(("tag", FlowYAML.list(tags))) }
+        if let not { parts.append(("not", not.flowYAML)) }
+        return FlowYAML.mapping(parts)
+    }
+}
+
 extension RowSelector {
-    /// The selector's keys as flow YAML entries, in the order SPEC §2.1 lists them.
+    /// The selector's keys as flow YAML entries, in the order SPEC §2.1 lists them (`not` last).
     package var flowEntries: [(String, String)] {
         var parts: [(String, String)] = []
         if let s = section { parts.append(("section", s.flowYAML)) }
@@ -81,21 +96,30 @@ extension RowSelector {
         if let ids { parts.append(("id", FlowYAML.list(ids))) }
         if let kinds { parts.append(("kind", FlowYAML.list(kinds))) }
         if let tags { parts.append(("tag", FlowYAML.list(tags))) }
+        if let not { parts.append(("not", not.flowYAML)) }
         return parts
     }
 
-    /// The selector as flow YAML: `all` when it has no keys, else a mapping.
+    /// The selector as flow YAML: a list (`[{ kind: a }, all]`), `all` when it has no keys,
+    /// else a mapping.
     package var flowYAML: String {
+        if let alternatives { return "[" + alternatives.map(\.flowYAML).joined(separator: ", ") + "]" }
         let entries = flowEntries
         return entries.isEmpty ? "all" : FlowYAML.mapping(entries)
     }
 
     /// Checks what a selector built in code may get wrong (the loader reports the same with locations).
     func validate() throws(PolicyError) {
+        if let alternatives {
+            guard !hasKeys else { throw PolicyError("a row selector list (anyOf) cannot carry other keys; put them in each item") }
+            for item in alternatives { try item.validate() }
+            return
+        }
         switch position {
         case .first(let n), .last(let n):
             guard n >= 1 else { throw PolicyError("first and last need a count of at least 1") }
         default: break
         }
+        try not?.validate()
     }
 }

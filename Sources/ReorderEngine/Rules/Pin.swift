@@ -38,6 +38,9 @@ extension PinRule: RowRuleKind {
 
     package func compile() throws(PolicyError) -> any CompiledRowRuleKind {
         try rows.validate()
+        if anchor != nil && rows.alternatives != nil {
+            throw PolicyError("a pin's anchor goes with a mapping selector, not a list; split the pin")
+        }
         return Compiled(rows: CompiledRowSelector(rows), anchor: anchor)
     }
 

@@ -112,9 +112,11 @@ package protocol RuleArgumentReader {
     mutating func entries(_ node: Node, in context: String, known: [String]) -> [RuleArgumentEntry<Node>]?
     /// A plain decimal integer, at least `minimum`.
     mutating func integer(_ node: Node, _ what: String, minimum: Int?) -> Int?
-    /// A section selector (SPEC §2.1).
+    /// A `capacity` bound: a plain integer >= 0, or `{ attribute: NAME }` (SPEC §8.3).
+    mutating func capacityBound(_ node: Node, _ what: String) -> CapacityBound?
+    /// A section selector (SPEC §2.1, §8.2).
     mutating func sectionSelector(_ node: Node, _ what: String) -> SectionSelector?
-    /// A row selector (SPEC §2.1).
+    /// A row selector (SPEC §2.1, §8.1).
     mutating func rowSelector(_ node: Node, for context: String) -> RowSelector?
     /// A row selector that may carry `anchor` (pin's argument).
     mutating func pinSelector(_ node: Node, for context: String) -> (RowSelector, Anchor?)?

@@ -127,7 +127,17 @@ package struct RuleBinder {
         querySelectors.append(selector)
         queryInSection += sections(selector.section)
         queryPlans.append(QueryPlan(selector))
-        if selector.filtersAttributes {
+        if !selector.isPlain {
+            // A list or a `not`: the flags are the whole match, position included (QueryPlan: any).
+            let matcher = RowMatcher(selector, table: table)
+            var flags = [Bool]()
+            flags.reserveCapacity(counts.reduce(0, +))
+            for (u, section) in table.sections.enumerated() {
+                let n = section.rows.count
+                for (k, row) in section.rows.enumerated() { flags.append(matcher.match(u, k, n, row).matches) }
+            }
+            queryAttributes.append(flags)
+        } else if selector.filtersAttributes {
             var flags = [Bool]()
             flags.reserveCapacity(counts.reduce(0, +))
             for section in table.sections {
@@ -145,12 +155,20 @@ package struct RuleBinder {
     mutating func held(_ selector: CompiledRowSelector, anchor: Anchor?, pins: Bool, word: String) -> HeldRows {
         let plan = HoldPlan(selector, anchor: anchor, pins: pins)
         let chosen = sections(selector.section)
+        let matcher = selector.isPlain ? nil : RowMatcher(selector, table: table)
         var start = SectionRanges(), end = SectionRanges()
         for u in 0..<sectionCount {
             startBuffer.removeAll(keepingCapacity: true)
             endBuffer.removeAll(keepingCapacity: true)
-            // Positional selectors need no look at the rows; the rest go row by row.
-            if chosen[u] && !plan.positional(counts[u], start: &startBuffer, end: &endBuffer) {
+            if let matcher {
+                // A list or a `not`: every row is looked at, with the section known.
+                let rows = table.sections[u].rows
+                for k in rows.indices {
+                    let m = matcher.match(u, k, rows.count, rows[k])
+                    if m.matches { Self.append(k, end: plan.anchorsEnd(m.fromEnd), start: &startBuffer, endRanges: &endBuffer) }
+                }
+            } else if chosen[u] && !plan.positional(counts[u], start: &startBuffer, end: &endBuffer) {
+                // Positional selectors need no look at the rows; the rest go row by row.
                 Self.heldRows(selector, plan, table.sections[u].rows, start: &startBuffer, end: &endBuffer)
             }
             start.appendSection(startBuffer)
@@ -165,16 +183,11 @@ package struct RuleBinder {
         _ selector: CompiledRowSelector, _ plan: HoldPlan, _ rows: [Row], start: inout [(Int, Int)], end: inout [(Int, Int)]
     ) {
         let n = rows.count
-        func add(_ k: Int, _ fromEnd: Bool) {
-            if plan.anchorsEnd(fromEnd) {
-                if let last = end.last, last.1 == k - 1 { end[end.count - 1].1 = k } else { end.append((k, k)) }
-            } else {
-                if let last = start.last, last.1 == k - 1 { start[start.count - 1].1 = k } else { start.append((k, k)) }
-            }
-        }
         func consider(_ k: Int) {
             let (matches, fromEnd) = selector.matchesPosition(k, of: n)
-            if matches && selector.matchesAttributes(rows[k]) { add(k, fromEnd) }
+            if matches && selector.matchesAttributes(rows[k]) {
+                append(k, end: plan.anchorsEnd(fromEnd), start: &start, endRanges: &end)
+            }
         }
         switch selector.position {
         case .indices(let list):
@@ -182,6 +195,18 @@ package struct RuleBinder {
         case .first(let count): for k in 0..<Swift.min(count, n) { consider(k) }
         case .last(let count): for k in Swift.max(0, n - count)..<n { consider(k) }
         case nil: for k in 0..<n { consider(k) }
+        }
+    }
+}
+
+extension RuleBinder {
+    /// Adds row `k` (rows come in ascending order) to the start or end ranges, joining runs.
+    @inline(__always)
+    fileprivate static func append(_ k: Int, end: Bool, start: inout [(Int, Int)], endRanges: inout [(Int, Int)]) {
+        if end {
+            if let last = endRanges.last, last.1 == k - 1 { endRanges[endRanges.count - 1].1 = k } else { endRanges.append((k, k)) }
+        } else {
+            if let last = start.last, last.1 == k - 1 { start[start.count - 1].1 = k } else { start.append((k, k)) }
         }
     }
 }
@@ -240,6 +265,11 @@ struct QueryPlan: Sendable {
     let filtersAttributes: Bool
 
     init(_ s: CompiledRowSelector) {
+        guard s.isPlain else {
+            // Lists and `not`: the per-row flags hold the whole match.
+            (position, count, filtersAttributes) = (.any, 0, true)
+            return
+        }
         switch s.position {
         case nil: (position, count) = (.any, 0)
         case .first(let n)?: (position, count) = (.first, n)

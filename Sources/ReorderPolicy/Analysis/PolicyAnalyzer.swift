@@ -286,7 +286,7 @@ public struct PolicyAnalyzer {
         }
         for (index, rule) in rules.enumerated() {
             let f = facts[index], meta = rule.metadata
-            if let capacity = rule.kind.argument as? CapacityRule, let max = capacity.max, let min = capacity.min, min > max {
+            if let capacity = rule.kind.argument as? CapacityRule, case .value(let max)? = capacity.max, case .value(let min)? = capacity.min, min > max {
                 warn(.capacityConflict, "capacity '\(meta.id)' has min \(min) above max \(max): no section can satisfy both", meta,
                      help: "a selected section may never hold more than \(max) rows nor fewer than \(min); lower min or raise max")
             }

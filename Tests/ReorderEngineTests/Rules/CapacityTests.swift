@@ -5,15 +5,26 @@ extension CapacityRule: ReferenceMeaning, RandomRuleKind {
     func isBroken(by move: SimulatedMove, in ref: ReferenceEvaluator) -> Bool {
         guard move.crossesSections else { return false }
         let chosen = ref.sections(section).selected, m = move.moving.count
-        if let max, chosen.contains(move.t), move.oldCounts[move.t] + m > max { return true }
-        if let min, chosen.contains(move.s), move.oldCounts[move.s] - m < min { return true }
+        // SPEC §8.3: `max` reads the destination's attribute, `min` the source's; none: unbounded.
+        func value(_ bound: CapacityBound?, _ u: Int) -> Int? {
+            switch bound {
+            case .value(let n)?: return n
+            case .attribute(let name)?: return ref.table.sections[u].attributes[name]
+            case nil: return nil
+            }
+        }
+        if let max = value(max, move.t), chosen.contains(move.t), move.oldCounts[move.t] + m > max { return true }
+        if let min = value(min, move.s), chosen.contains(move.s), move.oldCounts[move.s] - m < min { return true }
         return false
     }
 
     static let weight = 2
     static func random(_ g: inout RandomPolicies) -> RowRule.Kind {
-        let max = g.chance(0.6) ? g.int(0...6) : nil
-        let min = max == nil || g.chance(0.4) ? g.int(0...4) : nil
+        func bound(_ range: ClosedRange<Int>) -> CapacityBound {
+            g.chance(0.4) ? .attribute(g.pick(g.attributeNames + ["absent"])) : .value(g.int(range))
+        }
+        let max = g.chance(0.6) ? bound(0...6) : nil
+        let min = max == nil || g.chance(0.4) ? bound(0...4) : nil
         return .capacity(section: g.sectionSelector(), max: max, min: min)
     }
 }

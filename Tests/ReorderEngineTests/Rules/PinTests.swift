@@ -15,7 +15,9 @@ extension PinRule: ReferenceMeaning, RandomRuleKind {
 
     static let weight = 2
     static func random(_ g: inout RandomPolicies) -> RowRule.Kind {
-        .pin(g.rowSelector(), anchor: g.chance(0.3) ? g.pick([Anchor.start, .end]) : nil)
+        let rows = g.rowSelector()
+        // An anchor goes with a mapping only (SPEC §8.5).
+        return .pin(rows, anchor: rows.alternatives == nil && g.chance(0.3) ? g.pick([Anchor.start, .end]) : nil)
     }
 }
 
