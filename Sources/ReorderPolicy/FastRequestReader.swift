@@ -71,12 +71,30 @@ struct FastRequestReader {
     }
 
     private mutating func section() -> Section? {
-        var id: String??, rows: [Row]?
+        var id: String??, kind: String??, tags: [String]?, attributes: [String: Int]?, rows: [Row]?
         let ok = object { key, r in
             switch key {
             case "id" where id == nil:
                 guard let s = r.string() else { return false }
                 id = .some(s)
+                return true
+            case "kind" where kind == nil:
+                // `null` (absent, SPEC §8.5) is left to the slow path, like every other non-string.
+                guard let s = r.string() else { return false }
+                kind = .some(s)
+                return true
+            case "tags" where tags == nil:
+                tags = r.strings()
+                return tags != nil
+            case "attributes" where attributes == nil:
+                var values: [String: Int] = [:]
+                guard r.object({ name, r in
+                    // Plain integers >= 0 once each; anything else gets the slow path's located error.
+                    guard values[name] == nil, let v = r.integer(), v >= 0 else { return false }
+                    values[name] = v
+                    return true
+                }) else { return false }
+                attributes = values
                 return true
             case "rows" where rows == nil:
                 var list: [Row] = []
@@ -91,7 +109,7 @@ struct FastRequestReader {
             }
         }
         guard ok, let rows else { return nil }
-        return Section(id: id ?? nil, rows: rows)
+        return Section(id: id ?? nil, kind: kind ?? nil, tags: tags ?? [], attributes: attributes ?? [:], rows: rows)
     }
 
     private mutating func row() -> Row? {
@@ -106,19 +124,24 @@ struct FastRequestReader {
                 kind = .some(s)
                 return true
             case "tags" where tags == nil:
-                var list: [String] = []
-                guard r.array({ r in
-                    guard let s = r.string() else { return false }
-                    list.append(s)
-                    return true
-                }) else { return false }
-                tags = list
-                return true
+                tags = r.strings()
+                return tags != nil
             default: return false
             }
         }
         guard ok, let id else { return nil }
         return Row(id: id, kind: kind ?? nil, tags: tags ?? [])
+    }
+
+    /// A JSON array of strings.
+    private mutating func strings() -> [String]? {
+        var list: [String] = []
+        guard array({ r in
+            guard let s = r.string() else { return false }
+            list.append(s)
+            return true
+        }) else { return nil }
+        return list
     }
 
     private mutating func moves() -> [Move]? {

@@ -19,6 +19,10 @@ import Testing
                 id: done-from-doing
               - lock: { tag: locked }
                 id: locked
+              - capacity: { section: { kind: bucket }, max: { attribute: wip }, min: { attribute: floor } }
+                id: wip-from-data
+              - keep-order: { tag: active, not: { kind: pool } }
+                id: fixed
             section-rules:
               - pin: { last: 1 }
             """
@@ -64,6 +68,14 @@ import Testing
             sizes.append(rows.count)
             var members = [("rows", "[" + space() + rows.joined(separator: "," + space()) + space() + "]")]
             if Bool.random(using: &g) { members.append(("id", str(pick(ids)))) }
+            // SPEC §8.2 section data, which the fast path reads too.
+            if Bool.random(using: &g) { members.append(("kind", str(pick(["bucket", "pool", ""])))) }
+            if Bool.random(using: &g) { members.append(("tags", "[" + (0..<Int.random(in: 0...2, using: &g)).map { _ in str(pick(["active", "x"])) }.joined(separator: ",") + "]")) }
+            if Bool.random(using: &g) {
+                members.append(("attributes", object((0..<Int.random(in: 0...2, using: &g)).map { n in
+                    (pick(["wip", "floor"]) + (n == 1 ? "2" : ""), String(Int.random(in: 0...4, using: &g)))
+                })))
+            }
             sections.append(object(members))
         }
         let table = object([("sections", "[" + sections.joined(separator: ", ") + "]")])
@@ -79,7 +91,7 @@ import Testing
             ? object([("table", table), ("move", move())])
             : object([("table", table), ("moves", "[" + (0..<Int.random(in: 0...6, using: &g)).map { _ in move() }.joined(separator: ", ") + "]")])
         // Mutations that the fast path must hand to the slow one (or get exactly right).
-        switch Int.random(in: 0..<14, using: &g) {
+        switch Int.random(in: 0..<18, using: &g) {
         case 0: text = text.replacingOccurrences(of: "\"a\"", with: "\"\\u0061\"")
         case 1: text = text.replacingOccurrences(of: "\"b\"", with: "\"é\"")
         case 2: text = text.replacingOccurrences(of: "\"a b\"", with: "\"a\nb\"")
@@ -92,6 +104,10 @@ import Testing
         case 9: text += " {}"
         case 10: text = text.replacingOccurrences(of: "\"id\": \"a\"", with: "\"id\": null")
         case 11: text = text.replacingOccurrences(of: "\"tags\"", with: "\"tags\": [], \"tags\"")
+        case 12: text = text.replacingOccurrences(of: "\"wip\"", with: "\"wip\": -1, \"x\"")
+        case 13: text = text.replacingOccurrences(of: "\"kind\": \"bucket\"", with: "\"kind\": null")
+        case 14: text = text.replacingOccurrences(of: "\"floor\":", with: "\"floor\": \"2\", \"y\":")
+        case 15: text = text.replacingOccurrences(of: "\"attributes\":", with: "\"attributes\": 3, \"z\":")
         default: break
         }
         return text
