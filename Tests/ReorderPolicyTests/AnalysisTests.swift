@@ -34,6 +34,17 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         AnalysisCase(.conflictingAnchors, fires: false, "  - pin: { last: 1 }\n  - reserve: { last: 1 }\n"),
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - »pin: { index: [0, 2] }\n  - keep-in-section: all\n"),
         AnalysisCase(.stuckRow, fires: false, "  - pin: { index: [0, 2] }\n"),
+        // SPEC §8: the enumeration reaches lists, `not`, section data and attribute bounds.
+        AnalysisCase(.neverSelects, fires: true, "  - »pin: []\n"),
+        AnalysisCase(.neverSelects, fires: true, "  - »keep-order: { not: all }\n"),
+        AnalysisCase(.neverSelects, fires: false, "  - keep-order: { kind: bucket }\n"),
+        AnalysisCase(.neverSelects, fires: false, "  - lock: [ { section: { tag: archived } }, { kind: ad } ]\n"),
+        AnalysisCase(.neverSelects, fires: false, "  - capacity: { section: { kind: bucket, not: { tag: open } }, max: { attribute: wip } }\n"),
+        AnalysisCase(.deadRule, fires: false,
+                     "  - lock: { not: { kind: card } }\n  - capacity: { section: { kind: bucket }, max: { attribute: wip } }\n"
+                     + "  - keep-order: { tag: frozen }\n  - pin: [ { index: 0, kind: header }, { last: 1, kind: footer } ]\n"),
+        AnalysisCase(.deadRule, fires: true, "  - keep-in-section: all\n    id: own\n  - »keep-in-section: [ { kind: item }, { not: { tag: x } } ]\n"),
+        AnalysisCase(.capacityConflict, fires: false, "  - capacity: { section: all, min: { attribute: floor }, max: 2 }\n"),
     ]
 
     @Test(arguments: cases)
@@ -101,6 +112,8 @@ enum ProcessInfoPath {
         "  - accept: { section: Done, from: [Doing] }\n  - capacity: { section: Doing, max: 2 }\n  - pin: { kind: status }\n",
         "  - pin: { index: [0, -1] }\n  - lock: { tag: x }\n  - keep-in-section: { id: a }\n",
         "  - reserve: { first: 1, section: [0, Done] }\n  - capacity: { section: all, min: 1 }\n",
+        "  - pin: [ { index: 0, kind: header }, { last: 1, not: { tag: x } } ]\n  - keep-order: { kind: pool }\n"
+            + "  - capacity: { section: { not: { kind: pool } }, max: { attribute: wip }, min: { attribute: wip } }\n",
     ]
 
     @Test(arguments: policies)

@@ -97,7 +97,13 @@ extension CapacityRule: RowRuleKind {
         return FlowYAML.mapping(entries)
     }
 
-    package var mentions: RuleMentions { RuleMentions(sections: [section]) }
+    package var mentions: RuleMentions {
+        let attributes = [max, min].compactMap { bound -> String? in
+            if case .attribute(let name)? = bound { return name }
+            return nil
+        }
+        return RuleMentions(sections: [section], attributes: attributes)
+    }
 
     package func compile() throws(PolicyError) -> any CompiledRowRuleKind {
         guard max != nil || min != nil else { throw PolicyError("capacity needs max or min") }

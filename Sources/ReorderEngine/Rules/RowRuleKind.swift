@@ -87,10 +87,13 @@ extension RowRule {
 package struct RuleMentions: Sendable {
     package var sections: [SectionSelector] = []
     package var rows: [RowSelector] = []
+    /// Section attributes the rule reads (`capacity`'s `{ attribute: NAME }` bounds).
+    package var attributes: [String] = []
 
-    package init(sections: [SectionSelector] = [], rows: [RowSelector] = []) {
+    package init(sections: [SectionSelector] = [], rows: [RowSelector] = [], attributes: [String] = []) {
         self.sections = sections
         self.rows = rows
+        self.attributes = attributes
     }
 }
 

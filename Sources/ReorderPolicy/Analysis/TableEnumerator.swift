@@ -1,33 +1,48 @@
 /// The small tables the analysis tries: every shape up to the bound (sections × rows),
-/// first with plain rows, then with one row (or one section id) at a time drawn from the
-/// words the policy mentions, plus one word it does not mention.
+/// first with plain rows, then with one row (or one section) at a time drawn from the
+/// words the policy mentions, plus one word it does not mention. Sections vary by the ids,
+/// kinds and tags the policy's section selectors name (also inside lists and `not`), each
+/// alone and with every attribute the policy reads set to 0, 1 and the row bound.
 struct TableEnumerator {
     let bound: AnalysisBound
     /// Row variants: one per id, kind and tag the policy mentions.
     let variants: [Row]
-    /// Section ids the policy mentions.
-    let sectionIDs: [String]
+    /// Section variants (their rows are filled in per shape).
+    let sectionVariants: [Section]
 
     static let plainID = "·"
 
     init(policy: Policy, bound: AnalysisBound) {
         self.bound = bound
-        var ids: [String] = [], kinds: [String] = [], tags: [String] = [], sections: [String] = []
+        var ids: [String] = [], kinds: [String] = [], tags: [String] = []
+        var sectionIDs: [String] = [], sectionKinds: [String] = [], sectionTags: [String] = [], attributes: [String] = []
         func add(_ selector: RowSelector) {
             ids += selector.ids ?? []
             kinds += selector.kinds ?? []
             tags += selector.tags ?? []
             if let s = selector.section { addSections(s) }
+            selector.alternatives?.forEach(add)
+            if let not = selector.not { add(not) }
         }
         func addSections(_ s: SectionSelector) {
-            if case .some(let refs) = s {
-                for case .id(let id) in refs { sections.append(id) }
+            guard case .some(let refs) = s else { return }
+            for ref in refs {
+                switch ref {
+                case .index: break
+                case .id(let id): sectionIDs.append(id)
+                case .matching(let f):
+                    sectionIDs += f.ids ?? []
+                    sectionKinds += f.kinds ?? []
+                    sectionTags += f.tags ?? []
+                    if let not = f.not { addSections(not) }
+                }
             }
         }
         for rule in policy.rules {
             let mentions = rule.kind.unit.mentions
             mentions.sections.forEach(addSections)
             mentions.rows.forEach(add)
+            attributes += mentions.attributes
         }
         for rule in policy.sectionRules {
             switch rule.kind {
@@ -41,7 +56,21 @@ struct TableEnumerator {
         }
         variants = unique(ids).map { Row(id: $0) } + unique(kinds).map { Row(id: Self.plainID, kind: $0) }
             + unique(tags).map { Row(id: Self.plainID, tags: [$0]) }
-        sectionIDs = unique(sections)
+        let words = [Section(rows: [])] + unique(sectionIDs).map { Section(id: $0, rows: []) }
+            + unique(sectionKinds).map { Section(kind: $0, rows: []) } + unique(sectionTags).map { Section(tags: [$0], rows: []) }
+        let names = unique(attributes)
+        var profiles = Array(words.dropFirst())
+        if !names.isEmpty {
+            // 0 closes a section (max) or never limits (min); the bound fills it (max) or empties it (min).
+            for value in Set([0, 1, bound.rows]).sorted() {
+                for word in words {
+                    var section = word
+                    section.attributes = Dictionary(uniqueKeysWithValues: names.map { ($0, value) })
+                    profiles.append(section)
+                }
+            }
+        }
+        sectionVariants = profiles
     }
 
     /// Calls `body` with every table, smallest first; stops when it returns false.
@@ -62,22 +91,33 @@ struct TableEnumerator {
         }
     }
 
+    /// The tables of one shape. The rows around the varied one are plain, then each row
+    /// variant in turn ("filler"): where a policy lets only named rows move (`lock: { not:
+    /// { kind: card } }`), a card must meet a header, a bucket section or another card.
     private func tables(shape: [Int], _ body: (Table) -> Bool) -> Bool {
-        let plain = Table(sections: shape.map { Section(rows: Array(repeating: Row(id: Self.plainID), count: $0)) })
-        if !body(plain) { return false }
-        for id in sectionIDs {
-            for u in shape.indices {
-                var t = plain
-                t.sections[u].id = id
-                if !body(t) { return false }
+        for filler in [Row(id: Self.plainID)] + variants {
+            let base = Table(sections: shape.map { Section(rows: Array(repeating: filler, count: $0)) })
+            // A variant filler on an empty shape is the plain table again.
+            if filler.id != Self.plainID || filler.kind != nil || !filler.tags.isEmpty {
+                guard shape.contains(where: { $0 > 0 }) else { continue }
             }
-        }
-        for variant in variants {
-            for u in shape.indices {
-                for k in 0..<shape[u] {
-                    var t = plain
-                    t.sections[u].rows[k] = variant
+            if !body(base) { return false }
+            for profile in sectionVariants {
+                for u in shape.indices {
+                    var t = base
+                    var section = profile
+                    section.rows = base.sections[u].rows
+                    t.sections[u] = section
                     if !body(t) { return false }
+                }
+            }
+            for variant in variants where variant != filler {
+                for u in shape.indices {
+                    for k in 0..<shape[u] {
+                        var t = base
+                        t.sections[u].rows[k] = variant
+                        if !body(t) { return false }
+                    }
                 }
             }
         }
