@@ -37,9 +37,15 @@ package enum FlowYAML {
         return !digits.isEmpty && digits.allSatisfy { $0 >= 48 && $0 <= 57 }
     }
 
-    /// A list of strings: `[a, "b c"]`.
+    /// A list of strings: `[a, "b c"]`; one string alone is written as a scalar (it reads
+    /// back as a one-item list).
     package static func list(_ items: [String]) -> String {
-        "[" + items.map(scalar).joined(separator: ", ") + "]"
+        items.count == 1 ? scalar(items[0]) : "[" + items.map(scalar).joined(separator: ", ") + "]"
+    }
+
+    /// A list of integers: `[0, -1]`, or one alone.
+    package static func integers(_ items: [Int]) -> String {
+        items.count == 1 ? String(items[0]) : "[" + items.map(String.init).joined(separator: ", ") + "]"
     }
 
     /// A mapping from already-written values: `{ a: 1, b: x }`, or `{}`.
@@ -73,7 +79,7 @@ extension SectionFilter {
     /// The mapping form as flow YAML, keys in the order SPEC §8.2 lists them.
     package var flowYAML: String {
         var parts: [(String, String)] = []
-        if let indices { parts.append(("index", "[" + indices.map(String.init).joined(separator: ", ") + "]")) }
+        if let indices { parts.append(("index", FlowYAML.integers(indices))) }
         if let ids { parts.append(("id", FlowYAML.list(ids))) }
         if let kinds { parts.append(("kind", FlowYAML.list(kinds))) }
         if let tags { parts.append(("tag", FlowYAML.list(tags))) }
@@ -90,7 +96,7 @@ extension RowSelector {
         switch position {
         case .first(let n)?: parts.append(("first", String(n)))
         case .last(let n)?: parts.append(("last", String(n)))
-        case .indices(let list)?: parts.append(("index", "[" + list.map(String.init).joined(separator: ", ") + "]"))
+        case .indices(let list)?: parts.append(("index", FlowYAML.integers(list)))
         case nil: break
         }
         if let ids { parts.append(("id", FlowYAML.list(ids))) }

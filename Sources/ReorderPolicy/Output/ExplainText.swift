@@ -89,6 +89,10 @@ public enum ExplainText {
                 let frame = CodeFrame.render(policySource, span: ruleSpan(policySource, location), label: t.message?.visible, style: style)
                 out += (frame.isEmpty ? CodeFrame.render(policySource, span: span, label: t.message?.visible, style: style) : frame)
                     .map { "      " + $0 }.map { cut($0, style) }
+                if let readable = readsAs(t, policy, policySource) {
+                    out += wrap("reads as: " + readable.visible, width: width - 8).enumerated()
+                        .map { "      " + ($0.offset == 0 ? "" : "  ") + style.dim($0.element) }
+                }
             }
         }
         out.append("")
@@ -107,6 +111,18 @@ public enum ExplainText {
         out.append("")
         out += TableDrawing.draw(e, bound: bound, style: style)
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// A rule written in block form (its first line is only `- pin:`) as one line of flow
+    /// YAML, so a list or `not` selector spread over lines reads at a glance; nil when the
+    /// first line already shows the argument.
+    static func readsAs(_ t: TraceEntry, _ policy: Policy, _ source: SourceFile?) -> String? {
+        guard let location = t.location, let line = source?.line(location.line),
+              let rule = policy.rules.first(where: { $0.metadata.id == t.rule }) else { return nil }
+        let rest = String(line.unicodeScalars.dropFirst(max(0, location.column - 1)))
+        let text = rest.split(separator: "#", maxSplits: 1).first.map(String.init) ?? rest
+        guard text.trimmingTrailingSpaces().hasSuffix(":") else { return nil }
+        return rule.kind.description
     }
 
     /// A line cut to the width (only plain text is cut; styled lines are left whole).
