@@ -253,7 +253,7 @@ import Testing
     @Test func exchangesAndEditsAreSaidPlainly() throws {
         let swapped = try CLI.scratch("swapped.yaml", """
             sections:
-              - { id: Backlog, rows: [Search, Payments, Login page] }
+              - { id: Backlog, rows: [Search, { id: Payments, tags: [blocked] }, Login page] }
               - { id: Doing, rows: [Signup, Profile, Settings] }
               - { id: Review, rows: [Onboarding] }
               - { id: Archive, rows: [Logo, Landing page] }
@@ -261,6 +261,30 @@ import Testing
         let (_, exchange) = try json(swapped)
         #expect(exchange["change"] as? String == "exchange")
         #expect((exchange["results"] as! [Any]).count == 2)
+        // A row whose tags changed is an edit, not "unchanged" or a move.
+        let retagged = try CLI.scratch("retagged.yaml", """
+            sections:
+              - { id: Backlog, rows: [Login page, Payments, Search] }
+              - { id: Doing, rows: [Signup, Profile, Settings] }
+              - { id: Review, rows: [Onboarding] }
+              - { id: Archive, rows: [Logo, Landing page] }
+            """)
+        let (retagStatus, retag) = try json(retagged)
+        #expect(retagStatus == 1)
+        #expect(retag["change"] as? String == "not-a-reorder")
+        #expect(retag["detail"] as? String == "not a reordering: row \"Payments\" (now at 0.1) was edited: tags [\"blocked\"] → []")
+        // A reordering of sections is one section move.
+        let sectionsMoved = try CLI.scratch("sections-moved.yaml", """
+            sections:
+              - { id: Doing, rows: [Signup, Profile, Settings] }
+              - { id: Backlog, rows: [Login page, { id: Payments, tags: [blocked] }, Search] }
+              - { id: Review, rows: [Onboarding] }
+              - { id: Archive, rows: [Logo, Landing page] }
+            """)
+        let (_, sectionMove) = try json(sectionsMoved)
+        #expect(sectionMove["change"] as? String == "move")
+        let moved = (sectionMove["results"] as! [[String: Any]]).first?["move"] as? [String: Int]
+        #expect(moved == ["section-from": 1, "section-to": 0] || moved == ["section-from": 0, "section-to": 1])
         let edited = try CLI.scratch("edited.yaml", """
             sections:
               - { id: Backlog, rows: [Login page, Payments] }

@@ -82,4 +82,32 @@ import Testing
         #expect(table == after)
         #expect(elapsed < 10)
     }
+
+    @Test("diff of 20,000 sections without ids, reversed: section moves in n log n")
+    func diffOfReversedSections() throws {
+        let sections = (0..<20_000).map { Section(rowIDs: ["r\($0)"]) }
+        let before = Table(sections: sections), after = Table(sections: sections.reversed())
+        var change: MoveInference.Change?
+        let elapsed = Self.seconds { change = MoveInference.infer(before: before, after: after) }
+        guard case .moves(let moves)? = change else { Issue.record("\(String(describing: change))"); return }
+        #expect(moves.count == 19_999 && moves.allSatisfy { if case .section = $0 { true } else { false } })
+        var table = before
+        for m in moves { try table.apply(m) }
+        #expect(table == after)
+        #expect(elapsed < 10)
+    }
+
+    @Test("diff of 3,000 rows sharing one id: the fewest moves, bounded work")
+    func diffOfRepeatedIds() throws {
+        var rows = (0..<3_000).map { _ in Row(id: "same") }
+        rows[0] = Row(id: "other")
+        let before = Table(sections: [Section(rows: rows)])
+        var moved = rows
+        moved.append(moved.removeFirst())
+        let after = Table(sections: [Section(rows: moved)])
+        var change: MoveInference.Change?
+        let elapsed = Self.seconds { change = MoveInference.infer(before: before, after: after) }
+        #expect(change == .move(.row(from: Position(section: 0, row: 0), to: Position(section: 0, row: 2_999))))
+        #expect(elapsed < 10)
+    }
 }
