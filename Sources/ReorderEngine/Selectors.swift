@@ -38,19 +38,33 @@ public struct SectionFilter: Hashable, Sendable {
         excluded = not.map { [$0] } ?? []
     }
 
-    /// Whether section `u` of `table` matches every key.
-    func matches(_ u: Int, in table: Table) -> Bool {
-        let section = table.sections[u], count = table.sections.count
-        if let indices, !indices.contains(where: { ($0 < 0 ? count + $0 : $0) == u }) { return false }
-        if let ids {
-            guard let id = section.id, ids.contains(id) else { return false }
+    /// For each section of `table`, whether it matches every key. The `not` selector is
+    /// evaluated once for the whole table, so a filter costs per section, not per section pair.
+    func matches(in table: Table) -> [Bool] {
+        let count = table.sections.count
+        var result = [Bool](repeating: true, count: count)
+        if let indices {
+            var listed = [Bool](repeating: false, count: count)
+            for i in indices {
+                let r = i < 0 ? count + i : i
+                if r >= 0 && r < count { listed[r] = true }
+            }
+            result = listed
         }
-        if let kinds {
-            guard let kind = section.kind, kinds.contains(kind) else { return false }
+        let ids = ids.map(Set.init), kinds = kinds.map(Set.init), tags = tags.map(Set.init)
+        if ids != nil || kinds != nil || tags != nil {
+            for u in 0..<count where result[u] {
+                let section = table.sections[u]
+                if let ids, !(section.id.map(ids.contains) ?? false) { result[u] = false; continue }
+                if let kinds, !(section.kind.map(kinds.contains) ?? false) { result[u] = false; continue }
+                if let tags, !section.tags.contains(where: tags.contains) { result[u] = false }
+            }
         }
-        if let tags, !section.tags.contains(where: tags.contains) { return false }
-        if let not = excluded.first, not.selected(in: table)[u] { return false }
-        return true
+        if let not = excluded.first {
+            let excluded = not.selected(in: table)
+            for u in 0..<count where excluded[u] { result[u] = false }
+        }
+        return result
     }
 }
 
@@ -86,7 +100,7 @@ public enum SectionSelector: Hashable, Sendable {
                 case .id(let id):
                     for (u, section) in table.sections.enumerated() where section.id == id { result[u] = true }
                 case .matching(let filter):
-                    for u in 0..<count where !result[u] && filter.matches(u, in: table) { result[u] = true }
+                    for (u, hit) in filter.matches(in: table).enumerated() where hit { result[u] = true }
                 }
             }
             return result

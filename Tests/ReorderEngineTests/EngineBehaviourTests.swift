@@ -134,4 +134,18 @@ func at(_ s: Int, _ r: Int) -> Position { Position(section: s, row: r) }
         #expect(bound.target(from: at(0, 5), proposed: at(0, n - 1)) == at(0, n - 2))
         #expect(!bound.canMove(at(0, n - 1)))
     }
+
+    /// Section selectors by data cost per section at bind (SPEC §8.2): nested `not`s over
+    /// 50,000 sections bind in well under a second (a per-section-pair evaluation took minutes).
+    @Test func sectionSelectorsByDataBindInLinearTime() throws {
+        let table = Table(sections: (0..<50_000).map { Section(kind: $0 % 2 == 0 ? "bucket" : "pool", tags: $0 % 3 == 0 ? ["x"] : [], rows: [Row(id: "r\($0)")]) })
+        let selector = SectionSelector.matching(SectionFilter(kinds: ["bucket"], not: .matching(SectionFilter(tags: ["x"], not: .index(0)))))
+        let policy = Policy(name: "t", rules: [RowRule(.keepOrder(selector), metadata: RuleMetadata(id: "k"))])
+        let clock = ContinuousClock()
+        let start = clock.now
+        let bound = try CompiledPolicy(policy).bind(table)
+        #expect(clock.now - start < .seconds(2))
+        // 0 is a bucket and tagged x, but `not: { index: 0 }` keeps it; 6 is a tagged bucket: excluded.
+        #expect(bound.sectionsCovered(byRule: 0)?.prefix(4) == [0, 2, 4, 8])
+    }
 }

@@ -17,6 +17,40 @@ enum Fixtures {
         RowRule(.pin(RowSelector(position: .first(1)), anchor: nil), metadata: RuleMetadata(id: "header")),
     ])
 
+    /// A kanban board (SPEC §8): every third section a pool, the rest buckets with their own
+    /// `wip` attribute, every tenth tagged `sorted`; half the rows are notes.
+    static func kanbanTable(sections: Int, rows: Int) -> Table {
+        Table(sections: (0..<sections).map { s in
+            Section(id: "S\(s)", kind: s % 3 == 0 ? "pool" : "bucket", tags: s % 10 == 9 ? ["sorted"] : [],
+                    attributes: s % 3 == 0 ? [:] : ["wip": rows + s % 2],
+                    rows: (0..<rows).map { Row(id: "r\(s).\($0)", kind: $0 % 2 == 0 ? "card" : "note") })
+        })
+    }
+
+    /// The kanban policy, selecting sections by kind, tag and attribute (`byData`), or the
+    /// same policy for one table size written with index lists and numbers: the two decide alike.
+    static func kanbanPolicy(byData: Bool, sections: Int, rows: Int) -> Policy {
+        let buckets = (0..<sections).filter { $0 % 3 != 0 }, sorted = (0..<sections).filter { $0 % 10 == 9 }
+        let bucketSel: SectionSelector = byData ? .matching(SectionFilter(kinds: ["bucket"])) : .some(buckets.map { .index($0) })
+        let sortedSel: SectionSelector = byData ? .matching(SectionFilter(tags: ["sorted"])) : .some(sorted.map { .index($0) })
+        let workSel: SectionSelector = byData ? .matching(SectionFilter(kinds: ["bucket"], not: .matching(SectionFilter(tags: ["sorted"]))))
+            : .some(buckets.filter { $0 % 10 != 9 }.map { .index($0) })
+        var rules: [RowRule] = []
+        if byData {
+            rules.append(RowRule(.capacity(section: bucketSel, max: .attribute("wip"), min: nil), metadata: RuleMetadata(id: "wip")))
+        } else {
+            // Two capacity rules, one per wip value the fixture gives.
+            let even = buckets.filter { $0 % 2 == 0 }, odd = buckets.filter { $0 % 2 == 1 }
+            rules.append(RowRule(.capacity(section: .some(even.map { .index($0) }), max: .value(rows), min: nil), metadata: RuleMetadata(id: "wip")))
+            rules.append(RowRule(.capacity(section: .some(odd.map { .index($0) }), max: .value(rows + 1), min: nil), metadata: RuleMetadata(id: "wip-odd")))
+        }
+        rules.append(RowRule(.accept(section: sortedSel, from: workSel, rows: .all), metadata: RuleMetadata(id: "done-from-work")))
+        rules.append(RowRule(.keepOrder(sortedSel), metadata: RuleMetadata(id: "done-sorted")))
+        let notes = byData ? RowSelector(not: RowSelector(kinds: ["card"])) : RowSelector(kinds: ["note"])
+        rules.append(RowRule(.keepInSection(notes), metadata: RuleMetadata(id: "notes-stay")))
+        return Policy(name: "kanban", rules: rules)
+    }
+
     static func table(sections: Int, rows: Int) -> Table {
         Table(sections: (0..<sections).map { s in Section(id: "S\(s)", rows: (0..<rows).map { Row(id: "r\(s).\($0)") }) })
     }

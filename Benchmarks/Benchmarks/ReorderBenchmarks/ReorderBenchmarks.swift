@@ -70,6 +70,38 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // MARK: SPEC §8: section selectors by kind, tag and attribute, a `not` row selector, and
+    // attribute bounds cost per section (or row) at bind, never per move. The same policy
+    // written with index lists and numbers is the comparison; both must decide alike.
+
+    for sections in [100, 10_000] {
+        let rows = 10
+        let table = Fixtures.kanbanTable(sections: sections, rows: rows)
+        let byData = try! CompiledPolicy(Fixtures.kanbanPolicy(byData: true, sections: sections, rows: rows))
+        let byIndex = try! CompiledPolicy(Fixtures.kanbanPolicy(byData: false, sections: sections, rows: rows))
+        let proposals = Fixtures.proposals(sections: sections, rows: rows, crossSection: 0.5)
+        let a = byData.bind(table), b = byIndex.bind(table)
+        for (from, to) in proposals {
+            precondition(a.canMove(from) == b.canMove(from) && a.target(from: from, proposed: to) == b.target(from: from, proposed: to))
+        }
+        Benchmark("bind (kanban, by kind/tag/attribute): \(sections) sections x \(rows) rows", configuration: .init(maxIterations: 50)) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(byData.bind(table)) }
+        }
+        Benchmark("bind (kanban, by index lists): \(sections) sections x \(rows) rows", configuration: .init(maxIterations: 50)) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(byIndex.bind(table)) }
+        }
+        Benchmark("target (kanban, by kind/tag/attribute): \(sections) sections (4096 calls)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                for (from, to) in proposals { blackHole(a.target(from: from, proposed: to)) }
+            }
+        }
+        Benchmark("target (kanban, by index lists): \(sections) sections (4096 calls)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                for (from, to) in proposals { blackHole(b.target(from: from, proposed: to)) }
+            }
+        }
+    }
+
     // MARK: check --moves on 1,000,000 moves against libyaml parsing the same file.
 
     let path = Fixtures.movesFile(count: 1_000_000)

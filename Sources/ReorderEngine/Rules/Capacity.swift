@@ -122,11 +122,17 @@ extension CapacityRule: RowRuleKind {
 
         func bind(_ binder: inout RuleBinder) -> RuleEffects {
             let covered = binder.sections(rule.section)
-            let sections = binder.table.sections
-            // Per section, once at bind: an attribute bound reads that section's own value.
-            return RuleEffects(limits: SectionLimits(
-                max: covered.indices.map { covered[$0] ? rule.max?.resolved(for: sections[$0]) : nil },
-                min: covered.indices.map { covered[$0] ? rule.min?.resolved(for: sections[$0]) : nil }))
+            // Per section, once at bind: a number is copied; an attribute bound reads that
+            // section's own value (only then is the section looked at).
+            func resolve(_ bound: CapacityBound?) -> [Int?] {
+                switch bound {
+                case nil: return [Int?](repeating: nil, count: covered.count)
+                case .value(let n)?: return covered.map { $0 ? n : nil }
+                case .attribute(let name)?:
+                    return binder.table.sections.indices.map { covered[$0] ? binder.table.sections[$0].attributes[name] : nil }
+                }
+            }
+            return RuleEffects(limits: SectionLimits(max: resolve(rule.max), min: resolve(rule.min)))
         }
 
 
