@@ -33,14 +33,25 @@ public enum Linter {
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
                 let (files, problems) = walk(path)
                 report.unreadable += problems
+                var found = false
                 for file in files {
                     do {
                         let document = try PolicyLoader.load(path: file)
-                        if document.declaresPolicy { report.documents.append(document) }
+                        if document.declaresPolicy {
+                            report.documents.append(document)
+                            found = true
+                        }
                     } catch {
                         // Found through a directory and unreadable: said, never skipped.
                         report.unreadable.append(error.diagnostic)
+                        found = true
                     }
+                }
+                if !found && problems.isEmpty {
+                    // An empty or mistyped directory is not a clean result: CI would pass on nothing.
+                    report.unreadable.append(Diagnostic(
+                        code: .unreadable, message: "no policy files below '\(path)'", file: path, span: Span(at: .start),
+                        help: "a policy file is a *.yaml or *.yml file with a top-level 'reorder-policy' key"))
                 }
             } else {
                 do {

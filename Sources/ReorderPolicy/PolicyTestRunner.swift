@@ -43,8 +43,9 @@ public struct TestReport: Sendable {
     /// Paths that could not be read.
     public var unreadable: [Diagnostic]
 
-    /// Total tests run.
-    public var total: Int { files.reduce(0) { $0 + $1.outcomes.count } }
+    /// Total test cases: every test run, plus one for each policy that did not load (it
+    /// counts as failed), so that `total == passed + failed`.
+    public var total: Int { files.reduce(0) { $0 + $1.outcomes.count + ($1.document.hasErrors ? 1 : 0) } }
     /// Passed tests.
     public var passed: Int { files.reduce(0) { $0 + $1.outcomes.filter(\.passed).count } }
     /// Failed tests (policy errors count as one each).

@@ -49,13 +49,25 @@ public struct SourceFile: Sendable {
         func unreadable(_ message: String, help: String? = nil) -> ReadError {
             .unreadable(Diagnostic(code: .unreadable, message: message, file: path, span: Span(at: .start), help: help))
         }
+        // `-` is standard input (a pipe or a terminal, read to its end with the same limit).
+        if path == "-" { return try readAll(0, path: standardInputName, size: 0, maxBytes: maxBytes) }
         let (fd, size) = try openRegular(path)
         defer { close(fd) }
         if size > maxBytes {
             throw .tooLarge(Diagnostic(code: .tooLarge, message: "file is \(size) bytes; at most \(maxBytes) are allowed",
                                        file: path, span: Span(at: .start), help: "policy and table files are limited to 8 MiB"))
         }
-        // Read until end of file, at most one byte past the limit (in case the file grew).
+        return try readAll(fd, path: path, size: size, maxBytes: maxBytes)
+    }
+
+    /// How diagnostics name standard input (`-` on the command line).
+    public static let standardInputName = "<stdin>"
+
+    /// Reads `fd` to its end, at most one byte past `maxBytes` (in case the file grew).
+    private static func readAll(_ fd: Int32, path: String, size: Int, maxBytes: Int) throws(ReadError) -> SourceFile {
+        func unreadable(_ message: String, help: String? = nil) -> ReadError {
+            .unreadable(Diagnostic(code: .unreadable, message: message, file: path, span: Span(at: .start), help: help))
+        }
         let limit = maxBytes == Int.max ? Int.max : maxBytes + 1
         var bytes = [UInt8](repeating: 0, count: Swift.min(size + 1, limit))
         var count = 0

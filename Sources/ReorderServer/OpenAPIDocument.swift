@@ -137,9 +137,13 @@ enum OpenAPIDocument {
           "sections": {
             "type": "array",
             "items": {
-              "type": "object", "required": ["rows"],
+              "type": "object", "required": ["rows"], "additionalProperties": false,
               "properties": {
                 "id": { "type": "string" },
+                "kind": { "type": ["string", "null"], "description": "The section's kind (SPEC §8.2); null counts as absent." },
+                "tags": { "type": ["array", "null"], "items": { "type": "string" } },
+                "attributes": { "type": "object", "additionalProperties": { "type": "integer", "minimum": 0 },
+                                "description": "Named counts that rules read, such as a WIP limit." },
                 "rows": {
                   "type": "array",
                   "items": {

@@ -17,6 +17,8 @@ struct Check: ParsableCommand {
     @Option(help: "Output format: text, json, or jsonl (a result per line, then a summary line).")
     var format: CheckRunner.Format = .text
 
+    @OptionGroup var colorOption: ColorOption
+
     @Option(help: "Append a JSON line per decision (policy, hash, move, decision, target, rules, time) to this file.")
     var log: String?
 
@@ -31,8 +33,9 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        let inputs = try Inputs(policyPath: options.policy, tablePath: options.table)
-        var runner = CheckRunner(bound: inputs.bound, format: format, style: .forStandardOutput())
+        colorOption.apply()
+        let inputs = try Inputs(policyPath: options.policy, tablePath: options.table, format: format)
+        var runner = CheckRunner(bound: inputs.bound, format: format, style: .standardOutput)
         var logFile: DecisionLogFile? = nil
         if let log {
             guard let file = DecisionLogFile(path: log) else {
@@ -64,7 +67,7 @@ struct Check: ParsableCommand {
                     sink?.append(events.bytes)
                 })
             } catch {
-                FileOutput.standardError(DiagnosticRenderer.text(error.diagnostic, source: nil, style: .forStandardError()) + "\n")
+                FileOutput.standardError(DiagnosticRenderer.text(error.diagnostic, source: nil, style: .standardError) + "\n")
                 throw ExitCode(2)
             }
             if !problems.isEmpty {
@@ -74,7 +77,7 @@ struct Check: ParsableCommand {
                 let excerpt = SourceFile.excerpt(moves, lines: Set(problems.map(\.span.start.line)))
                 let lines = excerpt.map(SourceLines.init)
                 for d in problems {
-                    FileOutput.standardError(DiagnosticRenderer.text(d, lines: lines, style: .forStandardError()) + "\n\n")
+                    FileOutput.standardError(DiagnosticRenderer.text(d, lines: lines, style: .standardError) + "\n\n")
                 }
             }
             inputErrors = problems

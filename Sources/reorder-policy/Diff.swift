@@ -23,21 +23,24 @@ struct Diff: ParsableCommand {
     @Option(help: "Output format: text or json.")
     var format: CheckRunner.Format = .text
 
+    @OptionGroup var colorOption: ColorOption
+
     func validate() throws {
         if format == .jsonl { throw ValidationError("diff writes text or json") }
     }
 
     func run() throws {
-        let inputs = try Inputs(policyPath: policy, tablePath: before)
+        colorOption.apply()
+        let inputs = try Inputs(policyPath: policy, tablePath: before, format: format)
         let (table, source, diagnostics) = TableLoader.load(path: after)
         guard let table else {
-            for d in diagnostics { FileOutput.standardError(DiagnosticRenderer.text(d, source: source, style: .forStandardError()) + "\n\n") }
+            for d in diagnostics { FileOutput.standardError(DiagnosticRenderer.text(d, source: source, style: .standardError) + "\n\n") }
             throw ExitCode(2)
         }
         let report = DiffReport(policy: inputs.bound.compiled, before: inputs.bound.table, after: table)
         switch format {
         case .json, .jsonl: FileOutput.standardOutput(report.json(policy: inputs.bound.compiled.policy.name))
-        case .text: FileOutput.standardOutput(report.text(style: .forStandardOutput()))
+        case .text: FileOutput.standardOutput(report.text(style: .standardOutput))
         }
         throw ExitCode(report.exitStatus)
     }

@@ -12,6 +12,8 @@ struct Explain: ParsableCommand {
     @Option(help: "Output format: text or json.")
     var format: CheckRunner.Format = .text
 
+    @OptionGroup var colorOption: ColorOption
+
     func validate() throws {
         if format == .jsonl { throw ValidationError("explain writes text or json; jsonl is for check batches") }
         guard try options.singleMove() != nil else {
@@ -20,10 +22,11 @@ struct Explain: ParsableCommand {
     }
 
     func run() throws {
-        let inputs = try Inputs(policyPath: options.policy, tablePath: options.table)
+        colorOption.apply()
+        let inputs = try Inputs(policyPath: options.policy, tablePath: options.table, format: format)
         let move = try options.singleMove()!
         var summary = DecisionJSON.Summary()
-        let style = TerminalStyle.forStandardOutput()
+        let style = TerminalStyle.standardOutput
         switch format {
         case .json, .jsonl:
             DecisionService.explainJSON(inputs.bound, move, summary: &summary).withBytes { FileOutput.standardOutput($0) }

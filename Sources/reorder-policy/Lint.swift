@@ -4,7 +4,13 @@ import ReorderPolicy
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check policy files for errors and warnings.",
-        discussion: "Directories are searched for *.yaml and *.yml; files there without a 'reorder-policy' key are skipped."
+        discussion: """
+            Directories are searched for *.yaml and *.yml; files there without a 'reorder-policy' key are skipped. \
+            '-' reads one policy from standard input.
+
+            Exit status: 0 when there are no errors (warnings allowed; --strict makes them errors), \
+            1 for findings, 2 for usage errors and unreadable paths (also a directory with no policy files).
+            """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, sarif, github }
@@ -15,13 +21,15 @@ struct Lint: ParsableCommand {
     @Option(help: "Output format: text, json, sarif or github.")
     var format: Format = .text
 
+    @OptionGroup var colorOption: ColorOption
+
     @Flag(help: "Treat warnings as errors.")
     var strict = false
 
     @Flag(name: .customLong("no-analysis"), help: "Skip the analysis that tries every move on small tables.")
     var noAnalysis = false
 
-    @Option(name: .customLong("analysis-bound"), help: "Largest tables the analysis tries, as SECTIONSxROWS (default 3x4; at most 6x8).")
+    @Option(name: .customLong("analysis-bound"), help: "Largest tables the analysis tries, as SECTIONSxROWS (at most 6x8).")
     var analysisBound: String = AnalysisBound.standard.description
 
     func validate() throws {
@@ -31,10 +39,11 @@ struct Lint: ParsableCommand {
     }
 
     func run() throws {
+        colorOption.apply()
         let bound = AnalysisBound(analysisBound)!
         let report = Linter.lint(paths, strict: strict, analysis: noAnalysis ? nil : { PolicyAnalyzer.analyze($0, bound: bound) })
         switch format {
-        case .text: FileOutput.standardOutput(DiagnosticRenderer.lintText(report, style: .forStandardOutput()))
+        case .text: FileOutput.standardOutput(DiagnosticRenderer.lintText(report, style: .standardOutput))
         case .json: FileOutput.standardOutput(DiagnosticRenderer.lintJSON(report))
         case .sarif: FileOutput.standardOutput(DiagnosticRenderer.sarif(report, toolVersion: ReorderPolicyCommand.version))
         case .github: FileOutput.standardOutput(DiagnosticRenderer.github(report))

@@ -1,3 +1,4 @@
+import SpannedYAML
 import ArgumentParser
 import ReorderPolicy
 
@@ -15,16 +16,17 @@ struct MoveOptions: ParsableArguments {
     @Option(help: "The table file.")
     var table: String
 
-    @Option(help: "The source row, as section.row (e.g. 0.4).")
+    // `.unconditional`: `--from -1.0` is a value (an out-of-range move, reported as such), not a flag.
+    @Option(parsing: .unconditional, help: "The source row, as section.row (e.g. 0.4).")
     var from: String?
 
-    @Option(help: "The destination row, as section.row, counted after the row is removed.")
+    @Option(parsing: .unconditional, help: "The destination row, as section.row, counted after the row is removed.")
     var to: String?
 
-    @Option(name: .customLong("section-from"), help: "The section to move.")
+    @Option(name: .customLong("section-from"), parsing: .unconditional, help: "The section to move.")
     var sectionFrom: Int?
 
-    @Option(name: .customLong("section-to"), help: "Where the section should end up.")
+    @Option(name: .customLong("section-to"), parsing: .unconditional, help: "Where the section should end up.")
     var sectionTo: Int?
 
     /// The single move given by flags, or nil when none of the move flags is used.
@@ -55,27 +57,34 @@ struct Inputs {
     let bound: BoundPolicy
     let tableSource: SourceFile?
 
-    init(policyPath: String, tablePath: String) throws {
-        let style = TerminalStyle.forStandardError()
+    /// Loads and binds; on errors prints them (text on standard error; with a machine format
+    /// also one complete JSON document on standard output) and exits 2.
+    init(policyPath: String, tablePath: String, format: CheckRunner.Format = .text) throws {
+        let style = TerminalStyle.standardError
+        func fail(_ diagnostics: [Diagnostic], policy: String?, source: SourceFile?, hint: String? = nil) -> ExitCode {
+            for d in diagnostics { FileOutput.standardError(DiagnosticRenderer.text(d, source: source, style: style) + "\n\n") }
+            if let hint { FileOutput.standardError(hint + "\n") }
+            if format != .text {
+                FileOutput.standardOutput(DecisionJSON.inputFailure(policy: policy, errors: diagnostics, lines: format == .jsonl))
+            }
+            return ExitCode(2)
+        }
         let document: PolicyDocument
         do {
             document = try PolicyLoader.load(path: policyPath)
         } catch {
-            FileOutput.standardError(DiagnosticRenderer.text(error.diagnostic, source: nil, style: style) + "\n")
-            throw ExitCode(2)
+            throw fail([error.diagnostic], policy: nil, source: nil)
         }
         let compiled: CompiledPolicy
         do {
             compiled = try document.compile()
         } catch {
-            for d in error.diagnostics { FileOutput.standardError(DiagnosticRenderer.text(d, source: document.source, style: style) + "\n\n") }
-            FileOutput.standardError("the policy has errors; run 'reorder-policy lint \(policyPath)'\n")
-            throw ExitCode(2)
+            throw fail(error.diagnostics, policy: document.policy?.name, source: document.source,
+                       hint: "the policy has errors; run 'reorder-policy lint \(policyPath)'")
         }
         let (table, source, diagnostics) = TableLoader.load(path: tablePath)
         guard let table else {
-            for d in diagnostics { FileOutput.standardError(DiagnosticRenderer.text(d, source: source, style: style) + "\n\n") }
-            throw ExitCode(2)
+            throw fail(diagnostics, policy: compiled.policy.name, source: source)
         }
         self.document = document
         self.tableSource = source
@@ -83,8 +92,25 @@ struct Inputs {
     }
 }
 
+/// `--color`, shared by the commands that write text for people.
+struct ColorOption: ParsableArguments {
+    @Option(help: "Colour: auto (a terminal, unless NO_COLOR is set or TERM=dumb), always or never.")
+    var color: TerminalStyle.Choice = .auto
+
+    /// Makes the choice the process's for the rest of the run.
+    func apply() { ColorSetting.choice = color }
+}
+
+/// The colour choice of this run (set once, from `--color`, before any output).
+enum ColorSetting {
+    nonisolated(unsafe) static var choice: TerminalStyle.Choice = .auto
+}
+
+extension TerminalStyle.Choice: ExpressibleByArgument {}
+
 extension TerminalStyle {
-    static func forStandardError() -> TerminalStyle {
-        TerminalStyle(enabled: isatty(2) == 1 && getenv("NO_COLOR") == nil)
-    }
+    /// Standard output's style under this run's `--color`.
+    static var standardOutput: TerminalStyle { .forStandardOutput(ColorSetting.choice) }
+    /// Standard error's style under this run's `--color`.
+    static var standardError: TerminalStyle { .forStandardError(ColorSetting.choice) }
 }

@@ -15,10 +15,13 @@ struct Test: ParsableCommand {
     @Option(help: "Output format: text, json or junit.")
     var format: Format = .text
 
+    @OptionGroup var colorOption: ColorOption
+
     func run() throws {
+        colorOption.apply()
         let report = PolicyTestRunner.run(paths)
         switch format {
-        case .text: FileOutput.standardOutput(TestRenderer.text(report, style: .forStandardOutput()))
+        case .text: FileOutput.standardOutput(TestRenderer.text(report, style: .standardOutput))
         case .json: FileOutput.standardOutput(TestRenderer.json(report))
         case .junit: FileOutput.standardOutput(TestRenderer.junit(report))
         }

@@ -238,11 +238,28 @@ package enum DecisionJSON {
         close(s, empty: false, into: &w)  // closes the errors list, then the summary
     }
 
+    /// The whole JSON output when the inputs failed before any move was decided (a policy or
+    /// table with errors, an unreadable file): the same document `check` writes, with no
+    /// results, the located `"errors"` and a zero summary — never an empty standard output.
+    /// `policy` is the policy's name when it was read.
+    package static func inputFailure(policy name: String?, errors: [Diagnostic], lines: Bool) -> String {
+        var w = JSONWriter()
+        if lines {
+            summaryLine(policy: name, Summary(), errors: errors, into: &w)
+        } else {
+            w.raw("{\n  \"policy\": ")
+            optionalString(name, into: &w)
+            w.raw(",\n  \"results\": [")
+            close(Summary(), empty: true, errors: errors, into: &w)
+        }
+        return w.text
+    }
+
     /// The last line of JSON Lines output: `{"policy": …, "summary": {…}}`, with `"errors"`
     /// first when the input failed part-way.
-    package static func summaryLine(policy name: String, _ s: Summary, errors: [Diagnostic], into w: inout JSONWriter) {
+    package static func summaryLine(policy name: String?, _ s: Summary, errors: [Diagnostic], into w: inout JSONWriter) {
         w.raw("{\"policy\": ")
-        w.string(name)
+        optionalString(name, into: &w)
         if !errors.isEmpty {
             w.raw(", \"errors\": [")
             for (n, d) in errors.enumerated() {

@@ -88,8 +88,9 @@ public enum DiagnosticRenderer {
         for d in report.diagnostics {
             let command = d.severity == .error ? "error" : "warning"
             var properties = "file=\(escapeProperty(d.file)),line=\(d.span.start.line),col=\(d.span.start.column)"
-            if d.span.end.line == d.span.start.line && d.span.end.column > d.span.start.column {
-                properties += ",endColumn=\(d.span.end.column)"
+            // The span's end, as SARIF's endLine/endColumn (the column after the last character).
+            if d.span.end > d.span.start {
+                properties += ",endLine=\(d.span.end.line),endColumn=\(d.span.end.column)"
             }
             properties += ",title=\(escapeProperty("reorder-policy \(d.code)"))"
             var message = d.message
@@ -101,17 +102,36 @@ public enum DiagnosticRenderer {
         return out
     }
 
+    /// Escapes a workflow command's message. Works on Unicode scalars, not Characters: `"\r\n"`
+    /// is one Character, and a split by Character would let it through and start a new command.
     static func escapeData(_ s: String) -> String {
-        s.replacingAll("%", "%25").replacingAll("\r", "%0D").replacingAll("\n", "%0A")
+        escape(s, properties: false)
     }
 
+    /// Escapes a workflow command's property value (also `:` and `,`).
     static func escapeProperty(_ s: String) -> String {
-        escapeData(s).replacingAll(":", "%3A").replacingAll(",", "%2C")
+        escape(s, properties: true)
+    }
+
+    private static func escape(_ s: String, properties: Bool) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "%": out.append(contentsOf: "%25".unicodeScalars)
+            case "\r": out.append(contentsOf: "%0D".unicodeScalars)
+            case "\n": out.append(contentsOf: "%0A".unicodeScalars)
+            case ":" where properties: out.append(contentsOf: "%3A".unicodeScalars)
+            case "," where properties: out.append(contentsOf: "%2C".unicodeScalars)
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
     }
 
     /// SARIF 2.1.0: one run, every code used listed as a rule, results with physical locations.
     public static func sarif(_ report: LintReport, toolVersion: String) -> String {
         let codes = Array(Set(report.diagnostics.map(\.code))).sorted()
+        let fingerprints = Self.fingerprints(report)
         var w = JSONWriter()
         w.raw("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n")
         w.raw("      \"tool\": { \"driver\": { \"name\": \"reorder-policy\", \"version\": ")
@@ -121,8 +141,16 @@ public enum DiagnosticRenderer {
             w.raw(n == 0 ? "\n        " : ",\n        ")
             w.raw("{ \"id\": ")
             w.string(code.rawValue)
+            w.raw(", \"name\": ")
+            w.string(code.rawValue)
             w.raw(", \"shortDescription\": { \"text\": ")
             w.string(DiagnosticCatalog.summary(code))
+            w.raw(" }, \"fullDescription\": { \"text\": ")
+            w.string(DiagnosticCatalog.summary(code) + " " + DiagnosticCatalog.help(code))
+            w.raw(" }, \"help\": { \"text\": ")
+            w.string(DiagnosticCatalog.help(code))
+            w.raw(" }, \"defaultConfiguration\": { \"level\": ")
+            w.string(report.diagnostics.first { $0.code == code }?.severity == .warning ? "warning" : "error")
             w.raw(" } }")
         }
         w.raw(codes.isEmpty ? "] } },\n" : "\n      ] } },\n")
@@ -137,8 +165,10 @@ public enum DiagnosticRenderer {
             w.string(d.severity == .error ? "error" : "warning")
             w.raw(", \"message\": { \"text\": ")
             w.string(d.help.map { "\(d.message)\nhelp: \($0)" } ?? d.message)
+            w.raw(" }, \"partialFingerprints\": { \"reorderPolicyFinding/v1\": ")
+            w.string(fingerprints[n])
             w.raw(" }, \"locations\": [ { \"physicalLocation\": { \"artifactLocation\": { \"uri\": ")
-            w.string(d.file)
+            w.string(uriReference(d.file))
             w.raw(" }, \"region\": { \"startLine\": ")
             w.int(d.span.start.line)
             w.raw(", \"startColumn\": ")
@@ -154,6 +184,46 @@ public enum DiagnosticRenderer {
         w.raw(report.diagnostics.isEmpty ? "]\n" : "\n      ]\n")
         w.raw("    }\n  ]\n}\n")
         return w.text
+    }
+}
+
+extension DiagnosticRenderer {
+    /// A path as a SARIF `uri-reference` (RFC 3986): UTF-8 bytes outside the unreserved set and
+    /// `/` are percent-encoded, so spaces, `%` and non-ASCII names survive the round trip.
+    static func uriReference(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
+    }
+
+    /// Each finding's identity across commits (GitHub code scanning tracks alerts by it): the
+    /// code, the file, the message and the text of the line it points at — not the line
+    /// number, so a finding keeps its fingerprint when lines are added above it. Findings that
+    /// share all of these are told apart by their order among them. One pass, a line index per file.
+    static func fingerprints(_ report: LintReport) -> [String] {
+        var lines: [String: SourceLines] = [:]
+        for document in report.documents { lines[document.source.path] = SourceLines(document.source) }
+        var seen: [String: Int] = [:]
+        return report.diagnostics.map { d in
+            let text = lines[d.file]?.line(d.span.start.line) ?? ""
+            var scalars = Array(text.unicodeScalars)
+            while let last = scalars.last, last == " " || last == "\t" || last == "\r" { scalars.removeLast() }
+            var trimmed = String.UnicodeScalarView()
+            trimmed.append(contentsOf: scalars.drop { $0 == " " || $0 == "\t" })
+            let key = "\(d.code.rawValue)\u{0}\(d.file)\u{0}\(trimmed)\u{0}\(d.message)"
+            let n = (seen[key] ?? 0) + 1
+            seen[key] = n
+            return String(DecisionEvent.hash(Array(key.utf8)).dropFirst("fnv1a64:".count)) + ":\(n)"
+        }
     }
 }
 

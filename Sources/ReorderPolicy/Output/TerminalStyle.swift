@@ -15,9 +15,30 @@ public struct TerminalStyle: Sendable {
     /// Plain text, for files, pipes and golden tests.
     public static let plain = TerminalStyle(enabled: false)
 
-    /// Colour when standard output is a terminal and `NO_COLOR` is not set.
-    public static func forStandardOutput() -> TerminalStyle {
-        TerminalStyle(enabled: isatty(1) == 1 && getenv("NO_COLOR") == nil)
+    /// When to colour: `auto` on a terminal only (never with `NO_COLOR` set, to anything, or
+    /// with `TERM=dumb`), or `always` / `never` (`--color`).
+    public enum Choice: String, Sendable, CaseIterable {
+        case auto, always, never
+    }
+
+    /// The style for standard output under `choice`.
+    public static func forStandardOutput(_ choice: Choice = .auto) -> TerminalStyle {
+        forDescriptor(1, choice)
+    }
+
+    /// The style for standard error under `choice`.
+    public static func forStandardError(_ choice: Choice = .auto) -> TerminalStyle {
+        forDescriptor(2, choice)
+    }
+
+    private static func forDescriptor(_ fd: Int32, _ choice: Choice) -> TerminalStyle {
+        switch choice {
+        case .always: return TerminalStyle(enabled: true)
+        case .never: return TerminalStyle(enabled: false)
+        case .auto:
+            let dumb = getenv("TERM").map { String(cString: $0) == "dumb" } ?? false
+            return TerminalStyle(enabled: isatty(fd) == 1 && getenv("NO_COLOR") == nil && !dumb)
+        }
     }
 
     private func wrap(_ code: String, _ text: String) -> String {
