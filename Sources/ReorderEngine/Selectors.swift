@@ -208,7 +208,7 @@ struct CompiledRowSelector: Sendable {
     var filtersAttributes: Bool { ids != nil || kinds != nil || tags != nil || !isPlain }
 
     /// Whether the id, kind and tag keys match `row`.
-    func matchesAttributes(_ row: Row) -> Bool {
+    func matchesAttributes(_ row: borrowing Row) -> Bool {
         if let ids, !ids.contains(row.id) { return false }
         if let kinds {
             guard let kind = row.kind, kinds.contains(kind) else { return false }
@@ -243,38 +243,42 @@ struct CompiledRowSelector: Sendable {
 /// A row selector with every section selector inside it resolved on one table, for matching
 /// row by row (lists and `not`, SPEC §8.1). Built once per rule per bind: the sections are
 /// looked at once per selector, the rows once each.
-struct RowMatcher {
-    /// Per section whether the `section` key selects it (nil: no `section` key).
-    let inSection: [Bool]?
-    let selector: CompiledRowSelector
-    let not: [RowMatcher]
-    let alternatives: [RowMatcher]?
+final class RowMatcher {
+    /// Per section whether the `section` key selects it (empty: no `section` key).
+    private let inSection: [Bool]
+    private let selector: CompiledRowSelector
+    private let not: [RowMatcher]
+    private let alternatives: [RowMatcher]
+    private let isList: Bool
 
+    // A class, read through index loops: matching a row copies no matcher (a struct of arrays
+    // would be retained and released at every nested call, once per row).
     init(_ selector: CompiledRowSelector, table: Table) {
         self.selector = selector
-        inSection = selector.section?.selected(in: table)
+        inSection = selector.section?.selected(in: table) ?? []
         not = selector.not.map { RowMatcher($0, table: table) }
-        alternatives = selector.alternatives?.map { RowMatcher($0, table: table) }
+        alternatives = selector.alternatives?.map { RowMatcher($0, table: table) } ?? []
+        isList = selector.alternatives != nil
     }
 
     /// Whether the row `k` of section `u` (of `n` rows) matches, and whether some part that
     /// selects it counts from the end (SPEC §8.1: keys inside `not` never do).
-    func match(_ u: Int, _ k: Int, _ n: Int, _ row: Row) -> (matches: Bool, fromEnd: Bool) {
-        if let alternatives {
-            var matched = false, fromEnd = false
-            for item in alternatives {
-                let m = item.match(u, k, n, row)
+    func match(_ u: Int, _ k: Int, _ n: Int, _ row: borrowing Row) -> (matches: Bool, fromEnd: Bool) {
+        if isList {
+            var matched = false
+            for i in alternatives.indices {
+                let m = alternatives[i].match(u, k, n, row)
                 if m.matches {
+                    if m.fromEnd { return (true, true) }
                     matched = true
-                    if m.fromEnd { fromEnd = true; break }
                 }
             }
-            return (matched, fromEnd)
+            return (matched, false)
         }
-        if let inSection, !inSection[u] { return (false, false) }
+        if !inSection.isEmpty && !inSection[u] { return (false, false) }
         let position = selector.matchesPosition(k, of: n)
         guard position.matches, selector.matchesAttributes(row) else { return (false, false) }
-        if let excluded = not.first, excluded.match(u, k, n, row).matches { return (false, false) }
+        if !not.isEmpty && not[0].match(u, k, n, row).matches { return (false, false) }
         return (true, position.fromEnd)
     }
 }

@@ -25,7 +25,10 @@ enum CLI {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+    /// Runs the CLI with `NO_COLOR=1` (unless `removing` it), `extra` variables, and `input` on
+    /// standard input (none: /dev/null, so a command that reads it never waits).
+    static func run(_ arguments: [String], environment extra: [String: String] = [:], removing: [String] = [],
+                    input: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -33,11 +36,18 @@ enum CLI {
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         for (k, v) in extra { env[k] = v }
+        for k in removing { env[k] = nil }
         process.environment = env
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
         // Read both pipes fully before waiting, so large outputs cannot block the child.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data(), errData = Data()

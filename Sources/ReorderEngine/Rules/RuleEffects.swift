@@ -132,9 +132,10 @@ package struct RuleBinder {
             let matcher = RowMatcher(selector, table: table)
             var flags = [Bool]()
             flags.reserveCapacity(counts.reduce(0, +))
-            for (u, section) in table.sections.enumerated() {
-                let n = section.rows.count
-                for (k, row) in section.rows.enumerated() { flags.append(matcher.match(u, k, n, row).matches) }
+            for u in table.sections.indices {
+                let rows = table.sections[u].rows
+                let n = rows.count
+                for k in 0..<n { flags.append(matcher.match(u, k, n, rows[k]).matches) }
             }
             queryAttributes.append(flags)
         } else if selector.filtersAttributes {

