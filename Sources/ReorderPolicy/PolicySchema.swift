@@ -19,39 +19,21 @@ public enum PolicySchema {
               "oneOf": [ \#(oneOf) ],
               "additionalProperties": false,
               "properties": {
-                "id": { "type": "string", "minLength": 1 },
-                "message": { "type": "string" },
+                "id": { "$ref": "#/$defs/text", "minLength": 1 },
+                "message": { "$ref": "#/$defs/text" },
         \#(properties)
               }
             }
         """#
     }
 
-    /// The schema as pretty-printed JSON.
-    public static let json = #"""
-{
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "$id": "https://reorder-policy.invalid/schema/policy-v1.json",
-  "title": "reorder-policy v1 policy file",
-  "description": "Declarative drag-and-drop reordering rules for sectioned lists.",
-  "type": "object",
-  "required": ["reorder-policy", "name", "rules"],
-  "additionalProperties": false,
-  "properties": {
-    "reorder-policy": { "const": 1, "description": "The language version; always 1." },
-    "name": { "type": "string", "minLength": 1, "description": "The policy's name." },
-    "description": { "type": "string" },
-    "retarget": { "enum": ["nearest", "cancel"], "default": "nearest",
-      "description": "What happens to an invalid proposal: the nearest valid slot, or back to the source." },
-    "rules": { "type": "array", "items": { "$ref": "#/$defs/rowRule" } },
-    "section-rules": { "type": "array", "items": { "$ref": "#/$defs/sectionRule" } },
-    "tests": { "type": "array", "items": { "$ref": "#/$defs/test" } }
-  },
-  "$defs": {
+    /// The definitions every document shares (policy, table and moves files).
+    static var definitions: String {
+        #"""
     "count": { "type": "integer", "minimum": 1 },
     "nonNegative": { "type": "integer", "minimum": 0 },
     "anchor": { "enum": ["start", "end"] },
-    "sectionRef": { "oneOf": [ { "type": ["integer", "string"] }, { "$ref": "#/$defs/sectionFilter" } ] },
+    "sectionRef": { "oneOf": [ { "$ref": "#/$defs/text" }, { "$ref": "#/$defs/sectionFilter" } ] },
     "sectionFilter": {
       "description": "Sections matching every key present; {} matches every section.",
       "type": "object", "additionalProperties": false,
@@ -73,10 +55,12 @@ public enum PolicySchema {
       "oneOf": [
         { "$ref": "#/$defs/nonNegative" },
         { "type": "object", "additionalProperties": false, "required": ["attribute"],
-          "properties": { "attribute": { "type": "string", "minLength": 1 } } }
+          "properties": { "attribute": { "$ref": "#/$defs/text", "minLength": 1 } } }
       ]
     },
-    "strings": { "oneOf": [ { "type": "string" }, { "type": "array", "items": { "type": "string" } } ] },
+    "text": { "type": ["string", "number", "boolean", "null"],
+      "description": "Any scalar: the loader reads it as written (2 is the text '2'). An empty value is refused, which a schema cannot tell from null." },
+    "strings": { "oneOf": [ { "$ref": "#/$defs/text" }, { "type": "array", "items": { "$ref": "#/$defs/text" } } ] },
     "positional": {
       "not": { "anyOf": [
         { "required": ["first", "last"] }, { "required": ["first", "index"] }, { "required": ["last", "index"] }
@@ -124,8 +108,8 @@ public enum PolicySchema {
       "oneOf": [ { "required": ["lock"] }, { "required": ["pin"] } ],
       "additionalProperties": false,
       "properties": {
-        "id": { "type": "string", "minLength": 1 },
-        "message": { "type": "string" },
+        "id": { "$ref": "#/$defs/text", "minLength": 1 },
+        "message": { "$ref": "#/$defs/text" },
         "lock": { "$ref": "#/$defs/sectionTarget" },
         "pin": {
           "type": "object", "additionalProperties": false,
@@ -138,10 +122,10 @@ public enum PolicySchema {
     "position": { "type": "array", "prefixItems": [ { "type": "integer" }, { "type": "integer" } ], "minItems": 2, "maxItems": 2 },
     "row": {
       "oneOf": [
-        { "type": ["string", "integer", "number", "boolean"] },
+        { "$ref": "#/$defs/text" },
         { "type": "object", "additionalProperties": false, "required": ["id"],
-          "properties": { "id": { "type": ["string", "integer", "number", "boolean"] }, "kind": { "type": "string" },
-                          "tags": { "type": "array", "items": { "type": "string" } } } }
+          "properties": { "id": { "$ref": "#/$defs/text" }, "kind": { "$ref": "#/$defs/text" },
+                          "tags": { "type": "array", "items": { "$ref": "#/$defs/text" } } } }
       ]
     },
     "table": {
@@ -149,9 +133,9 @@ public enum PolicySchema {
       "properties": {
         "sections": { "type": "array", "items": {
           "type": "object", "additionalProperties": false, "required": ["rows"],
-          "properties": { "id": { "type": ["string", "integer"] },
-                          "kind": { "type": ["string", "null"] },
-                          "tags": { "oneOf": [ { "type": "null" }, { "type": "array", "items": { "type": "string" } } ] },
+          "properties": { "id": { "$ref": "#/$defs/text" },
+                          "kind": { "$ref": "#/$defs/text" },
+                          "tags": { "oneOf": [ { "type": "null" }, { "type": "array", "items": { "$ref": "#/$defs/text" } } ] },
                           "attributes": { "type": "object", "additionalProperties": { "type": "integer", "minimum": 0 } },
                           "rows": { "type": "array", "items": { "$ref": "#/$defs/row" } } }
         } }
@@ -162,7 +146,7 @@ public enum PolicySchema {
       "type": "object", "additionalProperties": false, "required": ["name", "table", "expect"],
       "oneOf": [ { "required": ["move"] }, { "required": ["section-move"] } ],
       "properties": {
-        "name": { "type": "string" },
+        "name": { "$ref": "#/$defs/text" },
         "table": { "oneOf": [ { "type": "string", "description": "A path relative to the policy file." }, { "$ref": "#/$defs/table" } ] },
         "move": { "type": "object", "additionalProperties": false, "required": ["from", "to"],
                   "properties": { "from": { "$ref": "#/$defs/position" }, "to": { "$ref": "#/$defs/position" } } },
@@ -174,12 +158,69 @@ public enum PolicySchema {
             { "type": "object", "additionalProperties": false, "required": ["decision"],
               "properties": { "decision": { "$ref": "#/$defs/decision" },
                               "target": { "oneOf": [ { "$ref": "#/$defs/position" }, { "type": "integer" } ] },
-                              "rules": { "type": "array", "items": { "type": "string" } } } }
+                              "rules": { "type": "array", "items": { "$ref": "#/$defs/text" } } } }
           ]
         }
       }
+    },
+    "move": {
+      "description": "One move: a row move, a section move, or SwiftUI's offsets form.",
+      "oneOf": [
+        { "type": "object", "additionalProperties": false, "required": ["from", "to"],
+          "properties": { "from": { "$ref": "#/$defs/position" }, "to": { "$ref": "#/$defs/position" } } },
+        { "type": "object", "additionalProperties": false, "required": ["section-from", "section-to"],
+          "properties": { "section-from": { "type": "integer" }, "section-to": { "type": "integer" } } },
+        { "type": "object", "additionalProperties": false, "required": ["from-offsets", "to-offset", "section"],
+          "properties": { "from-offsets": { "type": "array", "minItems": 1, "items": { "type": "integer" } },
+                          "to-offset": { "type": "integer" }, "section": { "type": "integer" } } }
+      ]
     }
+"""#
+    }
+
+    /// A whole schema document: `root` (the top-level keywords) and the shared definitions.
+    static func document(id: String, title: String, description: String, root: String) -> String {
+        #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://reorder-policy.invalid/schema/\#(id)-v1.json",
+  "title": "\#(title)",
+  "description": "\#(description)",
+\#(root),
+  "$defs": {
+\#(definitions)
   }
 }
 """#
+    }
+
+    /// The schema of policy files, as pretty-printed JSON.
+    public static let json = document(
+        id: "policy", title: "reorder-policy v1 policy file", description: "Declarative drag-and-drop reordering rules for sectioned lists.",
+        root: #"""
+  "type": "object",
+  "required": ["reorder-policy", "name", "rules"],
+  "additionalProperties": false,
+  "properties": {
+    "reorder-policy": { "const": 1, "description": "The language version; always 1." },
+    "name": { "$ref": "#/$defs/text", "minLength": 1, "description": "The policy's name." },
+    "description": { "$ref": "#/$defs/text" },
+    "retarget": { "enum": ["nearest", "cancel"], "default": "nearest",
+      "description": "What happens to an invalid proposal: the nearest valid slot, or back to the source." },
+    "rules": { "type": "array", "items": { "$ref": "#/$defs/rowRule" } },
+    "section-rules": { "type": "array", "items": { "$ref": "#/$defs/sectionRule" } },
+    "tests": { "type": "array", "items": { "$ref": "#/$defs/test" } }
+  }
+"""#)
+
+    /// The schema of table files (SPEC §3, §8.2).
+    public static let table = document(
+        id: "table", title: "reorder-policy v1 table file", description: "A sectioned list: sections with their rows (and kinds, tags, attributes).",
+        root: ##"  "$ref": "#/$defs/table""##)
+
+    /// The schema of moves files (`check --moves`): a list of moves.
+    public static let moves = document(
+        id: "moves", title: "reorder-policy v1 moves file",
+        description: "Moves to decide. An item of another shape is reported as an invalid result, not a file error.",
+        root: ##"  "type": "array", "items": { "$ref": "#/$defs/move" }"##)
 }

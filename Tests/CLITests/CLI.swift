@@ -86,6 +86,24 @@ enum CLI {
     /// In CI a consumer that is missing fails its test instead of skipping it.
     static let inCI = ProcessInfo.processInfo.environment["CI"] != nil
 
+    /// Runs `script` with python3, `input` on its standard input: the exit status and what it
+    /// printed (standard output and error together).
+    static func runPython(_ script: String, input: String) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", script]
+        let stdin = Pipe(), out = Pipe()
+        p.standardInput = stdin
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     static func python(_ module: String) -> Bool {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -118,19 +118,7 @@ import Testing
 /// Our SARIF, JUnit and JSON Schema output read back by independent consumers.
 @Suite struct InteropTests {
     func python(_ script: String, input: String) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", script]
-        let stdin = Pipe(), out = Pipe()
-        p.standardInput = stdin
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        try CLI.runPython(script, input: input)
     }
 
     @Test(.enabled(if: CLI.python("sarif_pydantic") || CLI.inCI, "needs PyPI's sarif-pydantic (installed by .ci/run)"))

@@ -67,6 +67,10 @@ import Testing
         let oneLine = try CLI.run(["explain"] + paths() + ["--from", "2.0", "--to", "2.1"])
         #expect(oneLine.stdout.contains("keep-order: { tag: frozen }"))
         #expect(!oneLine.stdout.contains("reads as:"), "\(oneLine.stdout)")
+        // With `id` first, the frame's line holds no argument either.
+        let idFirst = try CLI.scratch("kanban-id-first.yaml", "reorder-policy: 1\nname: k\nrules:\n  - id: frozen\n    keep-order: { tag: frozen }\n")
+        let shown = try CLI.run(["explain", "--policy", idFirst, "--table", try CLI.scratch("kanban-table.yaml", Self.table), "--from", "2.0", "--to", "2.1"])
+        #expect(shown.stdout.contains("reads as: keep-order: { tag: frozen }"), "\(shown.stdout)")
     }
 
     @Test func aTableWithABadAttributeIsAnInputError() throws {

@@ -3,21 +3,8 @@ import Testing
 
 /// Machine outputs read back by their real consumers, and the input side of the CLI (#13).
 @Suite struct MachineOutputTests {
-    /// Runs `script` with python3, `input` on its standard input.
     func python(_ script: String, input: String) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", script]
-        let stdin = Pipe(), out = Pipe()
-        p.standardInput = stdin
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        try CLI.runPython(script, input: input)
     }
 
     /// A folder whose name needs percent-encoding in a URI, holding a policy with an error
@@ -218,5 +205,103 @@ import Testing
         #expect(help.contains("Exit status: 0"), "\(help)")
         #expect(help.components(separatedBy: "3x4").count == 2, "\(help)")
         #expect(help.contains("--color"))
+    }
+}
+
+/// The JSON Schemas against the loader: one corpus of valid and invalid files, the same
+/// verdict from both (what a schema cannot say — duplicate ids, aliases, duplicate keys, an
+/// empty value versus null, 1.0 as an integer — is left out and listed in docs/OUTPUT.md).
+@Suite struct SchemaAgreementTests {
+    static let header = "reorder-policy: 1\nname: t\n"
+    static let policies: [(String, Bool)] = [
+        (header + "rules:\n  - lock: { id: 2 }\n", true),
+        (header + "rules:\n  - pin: { tag: [1, 2] }\n", true),
+        ("reorder-policy: 1\nname: 123\nrules: []\n", true),
+        (header + "description: 1.50\nrules: []\n", true),
+        (header + "rules:\n  - lock: all\n    id: 10\n    message: null\n", true),
+        (header + "rules:\n  - capacity: { section: { kind: bucket, not: { tag: done } }, max: { attribute: wip }, min: 1 }\n", true),
+        (header + "rules:\n  - keep-order: [0, { id: all }, Inbox]\n  - lock: [ { not: { kind: card } }, [ { first: 1 } ] ]\n", true),
+        (header + "rules:\n  - pin: { last: 1, not: { tag: x }, anchor: start }\n  - accept: { section: -1, from: { index: [0, 1] }, rows: [] }\n", true),
+        (header + "rules: []\nsection-rules:\n  - lock: { section: { kind: fixed } }\n  - pin: { last: 1, anchor: end }\n", true),
+        (header + "rules:\n  - pin: { first: 1 }\ntests:\n  - name: t\n    table: { sections: [ { kind: k, attributes: { wip: 2 }, rows: [a, b] } ] }\n    move: { from: [0, 0], to: [0, 1] }\n    expect: { decision: denied, rules: [rule-1] }\n", true),
+        (header + "rules:\n  - pin: { first: \"2\" }\n", false),
+        (header + "rules:\n  - lock: everything\n", false),
+        (header + "rules:\n  - pinn: { first: 1 }\n", false),
+        (header + "rules:\n  - capacity: { section: 0 }\n", false),
+        (header + "rules:\n  - capacity: { section: 0, max: -1 }\n", false),
+        (header + "rules:\n  - pin: { first: 0 }\n", false),
+        (header + "rules:\n  - pin: { first: 1, anchor: top }\n", false),
+        (header + "retarget: nearst\nrules: []\n", false),
+        ("reorder-policy: 2\nname: t\nrules: []\n", false),
+        ("reorder-policy: 1\nname: \"\"\nrules: []\n", false),
+        (header + "rules:\n  - lock: all\n    pin: all\n", false),
+        (header + "rules:\n  - capacity: { section: 0, max: { atribute: wip } }\n", false),
+        (header + "rules:\n  - lock: { section: [0, [1]] }\n", false),
+        (header + "rules:\n  - keep-order: { index: \"1\" }\n", false),
+        (header + "rules:\n  - pin: [ { first: 1, anchor: end } ]\n", false),
+        (header + "rules:\n  - lock: { first: 1, last: 1 }\n", false),
+        (header + "rules: []\nsection-rules:\n  - lock: { kind: x }\n", false),
+        (header + "rules: []\nsection-rules:\n  - keep-order: 0\n", false),
+        (header + "rules:\n  - lock: { not: { first: 1, last: 2 } }\n", false),
+        (header + "rules: []\ntests:\n  - name: t\n    table: { sections: [ { attributes: { wip: -1 }, rows: [a] } ] }\n    move: { from: [0, 0], to: [0, 0] }\n    expect: allowed\n", false),
+        ("name: t\nrules: []\n", false),
+    ]
+    static let tables: [(String, Bool)] = [
+        ("sections:\n  - { id: Doing, kind: bucket, tags: [a], attributes: { wip: 3 }, rows: [A, { id: B, kind: card, tags: [x] }] }\n", true),
+        ("sections:\n  - { id: 7, kind: null, tags: null, rows: [1, true] }\n", true),
+        ("sections:\n  - { attributes: { wip: \"3\" }, rows: [] }\n", false),
+        ("sections:\n  - { attributes: { wip: -1 }, rows: [] }\n", false),
+        ("sections:\n  - { rows: [ { id: a, attributes: { wip: 1 } } ] }\n", false),
+        ("sections:\n  - { rows: a }\n", false),
+        ("sections: []\nextra: 1\n", false),
+    ]
+    static let moves: [(String, Bool)] = [
+        ("- { from: [0, 1], to: [0, 0] }\n- { section-from: 0, section-to: 0 }\n- { from-offsets: [0, 2], to-offset: 1, section: 0 }\n", true),
+        ("- { from: [0, 1] }\n", false),
+        ("- { from: [0, \"1\"], to: [0, 0] }\n", false),
+    ]
+
+    @Test(.enabled(if: (CLI.python("jsonschema") && CLI.python("yaml")) || CLI.inCI, "needs python3 jsonschema and PyYAML"))
+    func theSchemasAndTheLoaderAgree() throws {
+        var verdicts: [String] = []
+        for (n, (text, valid)) in Self.policies.enumerated() {
+            let path = try CLI.scratch("corpus-\(n).yaml", text)
+            let status = try CLI.run(["lint", "--no-analysis", path]).status
+            #expect((status == 0) == valid, "the CLI on:\n\(text)")
+            verdicts.append("policy\t\(valid)\t\(path)")
+        }
+        for (n, (text, valid)) in Self.tables.enumerated() {
+            let path = try CLI.scratch("corpus-table-\(n).yaml", text)
+            let status = try CLI.run(["check", "--policy", "policies/status-list.yaml", "--table", path, "--section-from", "0", "--section-to", "0"]).status
+            #expect((status != 2) == valid, "the CLI on the table:\n\(text)")
+            verdicts.append("table\t\(valid)\t\(path)")
+        }
+        for (n, (text, valid)) in Self.moves.enumerated() {
+            let path = try CLI.scratch("corpus-moves-\(n).yaml", text)
+            let result = try CLI.run(["check", "--policy", "policies/status-list.yaml", "--table", "policies/tables/inbox.yaml", "--moves", path, "--format", "json"])
+            #expect(result.stdout.contains("\"invalid\": 0") == valid, "the CLI on the moves:\n\(text)\n\(result.stdout)")
+            verdicts.append("moves\t\(valid)\t\(path)")
+        }
+        let schemas = try ["policy": CLI.run(["schema"]).stdout, "table": CLI.run(["schema", "--table"]).stdout, "moves": CLI.run(["schema", "--moves"]).stdout]
+        let schemaFile = try CLI.scratch("schemas.json", String(decoding: try JSONSerialization.data(withJSONObject: schemas), as: UTF8.self))
+        let (status, output) = try CLI.runPython("""
+            import sys, json, yaml, jsonschema
+            schemas = json.load(open('\(schemaFile)'))
+            validators = {}
+            for kind, text in schemas.items():
+                schema = json.loads(text)
+                jsonschema.Draft202012Validator.check_schema(schema)
+                validators[kind] = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+            bad = 0
+            for line in sys.stdin.read().splitlines():
+                kind, expected, path = line.split('\\t')
+                errors = list(validators[kind].iter_errors(yaml.safe_load(open(path))))
+                if (not errors) != (expected == 'true'):
+                    bad += 1
+                    print('DISAGREE', kind, expected, path, [e.message for e in errors][:2])
+            print('disagreements', bad)
+            """, input: verdicts.joined(separator: "\n"))
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("disagreements 0"), "\(output)")
     }
 }

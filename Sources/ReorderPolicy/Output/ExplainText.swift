@@ -113,16 +113,18 @@ public enum ExplainText {
         return out.joined(separator: "\n") + "\n"
     }
 
-    /// A rule written in block form (its first line is only `- pin:`) as one line of flow
-    /// YAML, so a list or `not` selector spread over lines reads at a glance; nil when the
-    /// first line already shows the argument.
+    /// A rule whose first line does not show its argument (`- pin:` alone, or `- id: x` with the
+    /// rule kind below) as one line of flow YAML, so a list or `not` selector spread over lines
+    /// reads at a glance; nil when the first line already shows the argument.
     static func readsAs(_ t: TraceEntry, _ policy: Policy, _ source: SourceFile?) -> String? {
         guard let location = t.location, let line = source?.line(location.line),
               let rule = policy.rules.first(where: { $0.metadata.id == t.rule }) else { return nil }
         let rest = String(line.unicodeScalars.dropFirst(max(0, location.column - 1)))
-        let text = rest.split(separator: "#", maxSplits: 1).first.map(String.init) ?? rest
-        guard text.trimmingTrailingSpaces().hasSuffix(":") else { return nil }
-        return rule.kind.description
+        // The first line shows the argument when it has `keyword:` followed by something other
+        // than a comment (`- pin:` alone, or `- id: x` with the rule kind on a later line, does not).
+        guard let key = rest.firstRange(of: rule.keyword + ":") else { return rule.kind.description }
+        let after = rest[key.upperBound...].drop { $0 == " " }
+        return after.isEmpty || after.hasPrefix("#") ? rule.kind.description : nil
     }
 
     /// A line cut to the width (only plain text is cut; styled lines are left whole).
