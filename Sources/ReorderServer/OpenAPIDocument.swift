@@ -107,7 +107,7 @@ enum OpenAPIDocument {
         "type": "object", "required": ["file", "line", "column", "severity", "code", "message"],
         "properties": {
           "file": { "type": "string" }, "line": { "type": "integer", "minimum": 1 }, "column": { "type": "integer", "minimum": 1 },
-          "end_line": { "type": "integer" }, "end_column": { "type": "integer" },
+          "end-line": { "type": "integer" }, "end-column": { "type": "integer" },
           "severity": { "enum": ["error", "warning"] }, "code": { "type": "string" }, "message": { "type": "string" }, "help": { "type": "string" }
         }
       },
@@ -208,7 +208,7 @@ enum OpenAPIDocument {
         }
       },
       "CheckResult": {
-        "type": "object", "required": ["policy", "results", "summary"], "additionalProperties": false,
+        "type": "object", "required": ["policy", "results", "summary", "format"], "additionalProperties": false,
         "properties": {
           "policy": { "type": "string" },
           "results": { "type": "array", "items": { "$ref": "#/components/schemas/Result" } },
@@ -216,7 +216,8 @@ enum OpenAPIDocument {
             "type": "object", "required": ["allowed", "retargeted", "rejected", "denied", "invalid"], "additionalProperties": false,
             "properties": { "allowed": { "type": "integer" }, "retargeted": { "type": "integer" }, "rejected": { "type": "integer" },
                             "denied": { "type": "integer" }, "invalid": { "type": "integer" } }
-          }
+          },
+          "format": { "const": 1, "description": "The version of the document's shape (docs/OUTPUT.md)." }
         }
       }
     }

@@ -305,3 +305,46 @@ import Testing
         #expect(output.contains("disagreements 0"), "\(output)")
     }
 }
+
+/// docs/schemas describe every JSON document the CLI writes; the golden files and a few live
+/// outputs (test results, a failed input) are validated against them.
+@Suite struct OutputSchemaTests {
+    @Test(.enabled(if: (CLI.python("jsonschema") && CLI.python("referencing")) || CLI.inCI, "needs python3 jsonschema"))
+    func goldenAndLiveJSONMatchTheDocumentedSchemas() throws {
+        let golden = try FileManager.default.contentsOfDirectory(atPath: CLI.golden.path).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(golden.count >= 8)
+        var documents: [(String, String)] = golden.map { name in
+            (name.hasPrefix("lint") ? "lint" : "check", CLI.golden.appendingPathComponent(name).path)
+        }
+        let live: [(String, [String])] = [
+            ("test", ["test", "--format", "json", "policies", "Tests/CLITests/Fixtures/failing-tests.yaml", "Tests/CLITests/Fixtures/broken.yaml"]),
+            ("check", ["check", "--policy", "Tests/CLITests/Fixtures/broken.yaml", "--table", "policies/tables/sprint.yaml", "--from", "0.0", "--to", "0.1", "--format", "json"]),
+            ("check", ["check", "--policy", "policies/kanban.yaml", "--table", "policies/tables/kanban-board.yaml", "--from", "0.0", "--to", "1.1", "--format", "json"]),
+            ("lint", ["lint", "--format", "json", "policies"]),
+        ]
+        for (n, (kind, arguments)) in live.enumerated() {
+            documents.append((kind, try CLI.scratch("live-\(n).json", try CLI.run(arguments).stdout)))
+        }
+        let schemas = CLI.packageRoot.appendingPathComponent("docs/schemas").path
+        let (status, output) = try CLI.runPython("""
+            import sys, json, glob, os, jsonschema
+            from referencing import Registry, Resource
+            resources = {}
+            for path in glob.glob(os.path.join('\(schemas)', '*.json')):
+                schema = json.load(open(path))
+                jsonschema.Draft202012Validator.check_schema(schema)
+                resources[os.path.basename(path)[:-5]] = schema
+            registry = Registry().with_resources([(s['$id'], Resource.from_contents(s)) for s in resources.values()])
+            bad = 0
+            for line in sys.stdin.read().splitlines():
+                kind, path = line.split('\\t')
+                validator = jsonschema.Draft202012Validator(resources[kind], registry=registry)
+                for e in validator.iter_errors(json.load(open(path))):
+                    bad += 1
+                    print('INVALID', kind, path, list(e.path), e.message[:200])
+            print('invalid', bad)
+            """, input: documents.map { "\($0.0)\t\($0.1)" }.joined(separator: "\n"))
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("invalid 0"), "\(output)")
+    }
+}

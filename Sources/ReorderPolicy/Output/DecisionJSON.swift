@@ -276,7 +276,9 @@ package enum DecisionJSON {
             w.raw("\": ")
             w.int(value)
         }
-        w.raw("}}\n")
+        w.raw("}, \"format\": ")
+        w.int(JSONWriter.format)
+        w.raw("}\n")
     }
 
     /// The summary's counts in their fixed order.

@@ -183,8 +183,14 @@ package struct JSONWriter {
             raw("\": ")
             int(value)
         }
-        raw("}\n}\n")
+        raw("},\n  \"format\": ")
+        int(Self.format)
+        raw("\n}\n")
     }
+
+    /// The version of every JSON document this tool writes (docs/OUTPUT.md): it changes only
+    /// when a field changes meaning or goes away; new fields keep it.
+    package static let format = 1
 
     /// Drops the contents (after writing them out).
     package mutating func reset() { storage.count = 0 }
