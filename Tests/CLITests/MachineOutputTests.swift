@@ -348,3 +348,51 @@ import Testing
         #expect(output.contains("invalid 0"), "\(output)")
     }
 }
+
+/// check-jsonschema, the command CI jobs and pre-commit hooks run, with our schemas.
+@Suite struct CheckJSONSchemaTests {
+    func checkJSONSchema(_ arguments: [String]) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["check-jsonschema"] + arguments
+        p.currentDirectoryURL = CLI.packageRoot
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static var installed: Bool {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["check-jsonschema", "--version"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return false }
+        p.waitUntilExit()
+        return p.terminationStatus == 0
+    }
+
+    @Test(.enabled(if: Self.installed || CLI.inCI, "needs PyPI's check-jsonschema (installed by .ci/run)"))
+    func bundledFilesPassAndABrokenPolicyFails() throws {
+        let policy = try CLI.scratch("policy.schema.json", try CLI.run(["schema"]).stdout)
+        let table = try CLI.scratch("table.schema.json", try CLI.run(["schema", "--table"]).stdout)
+        let moves = try CLI.scratch("moves.schema.json", try CLI.run(["schema", "--moves"]).stdout)
+        let policies = try FileManager.default.contentsOfDirectory(atPath: CLI.packageRoot.appendingPathComponent("policies").path)
+            .filter { $0.hasSuffix(".yaml") }.sorted().map { "policies/" + $0 }
+        #expect(policies.count >= 6)
+        let (ok, okOutput) = try checkJSONSchema(["--schemafile", policy] + policies)
+        #expect(ok == 0, "\(okOutput)")
+        let tables = try FileManager.default.contentsOfDirectory(atPath: CLI.packageRoot.appendingPathComponent("policies/tables").path)
+            .filter { $0.hasSuffix(".yaml") }.sorted().map { "policies/tables/" + $0 }
+        let (tablesOK, tablesOutput) = try checkJSONSchema(["--schemafile", table] + tables)
+        #expect(tablesOK == 0, "\(tablesOutput)")
+        let (movesOK, movesOutput) = try checkJSONSchema(["--schemafile", moves, "policies/moves/sprint-moves.yaml"])
+        #expect(movesOK == 0, "\(movesOutput)")
+        let (broken, brokenOutput) = try checkJSONSchema(["--schemafile", policy, "Tests/CLITests/Fixtures/broken.yaml"])
+        #expect(broken == 1, "\(brokenOutput)")
+    }
+}
