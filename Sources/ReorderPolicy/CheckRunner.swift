@@ -163,6 +163,21 @@ public struct CheckRunner {
                 let single = Decision(move: .row(from: move.source, to: move.to), kind: decision.kind,
                                       target: .row(decision.target), violations: decision.violations)
                 var lines = DecisionText.lines(single, style: style, moveWidth: 12)
+                if move.rows.count > 1 {
+                    // A block names every source row and the rows it lands on: gathering rows 0 and
+                    // 2 at the top is `0.0, 0.2 → 0.0–0.1`, not a `0.0 → 0.0` that reads as no move.
+                    let m = move.rows.count
+                    func block(_ p: Position) -> String { "\(p.section).\(p.row)–\(p.section).\(p.row + m - 1)" }
+                    let sources = move.rows.map { "\(move.section).\($0)" }.joined(separator: ", ")
+                    var head = "\(sources) → \(block(move.to))  " + DecisionText.word(decision.kind, style: style)
+                    switch decision.kind {
+                    case .allowed: head += "  lands at \(block(decision.target))"
+                    case .retargeted: head += "  lands at " + style.bold(block(decision.target)) + " instead"
+                    case .rejected: head += "  stays at \(sources)"
+                    case .denied: head += "  cannot be picked up"
+                    }
+                    lines[0] = head
+                }
                 lines[0] = label + "  " + lines[0]
                 text(lines)
             }

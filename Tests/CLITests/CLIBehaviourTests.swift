@@ -220,6 +220,16 @@ import Testing
         #expect(results[2]["target"] as! [Int] == [0, 1])
         #expect((results[0]["move"] as! [String: Any])["to-offset"] as? Int == 4)
     }
+
+    @Test func aBlockThatGathersRowsSaysWhereEachCameFrom() throws {
+        let open = try CLI.scratch("open.yaml", "reorder-policy: 1\nname: open\nrules: []\n")
+        let moves = try CLI.scratch("gather.yaml", "- { from-offsets: [0, 2], to-offset: 0, section: 0 }\n- { from-offsets: [1], to-offset: 3, section: 0 }\n")
+        let text = try CLI.run(["check", "--policy", open, "--table", "policies/tables/inbox.yaml", "--moves", moves]).stdout
+        let first = text.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.hasPrefix("[0, 2] → offset 0 in section 0  0.0, 0.2 → 0.0–0.1  allowed") && first.hasSuffix("lands at 0.0–0.1"), "\(text)")
+        // A single row reads as before.
+        #expect(text.contains("[1] → offset 3 in section 0  0.1 → 0.2"), "\(text)")
+    }
 }
 
 @Suite struct DiffCommandTests {
