@@ -133,16 +133,19 @@ package struct RuleBinder {
             var flags = [Bool]()
             flags.reserveCapacity(counts.reduce(0, +))
             for u in table.sections.indices {
-                let rows = table.sections[u].rows
-                let n = rows.count
-                for k in 0..<n { flags.append(matcher.match(u, k, n, rows[k]).matches) }
+                // Rows are borrowed through the buffer: copying a Row retains its id, kind and tags.
+                table.sections[u].rows.withUnsafeBufferPointer { rows in
+                    for k in rows.indices { flags.append(matcher.match(u, k, rows.count, rows[k]).matches) }
+                }
             }
             queryAttributes.append(flags)
         } else if selector.filtersAttributes {
             var flags = [Bool]()
             flags.reserveCapacity(counts.reduce(0, +))
-            for section in table.sections {
-                for row in section.rows { flags.append(selector.matchesAttributes(row)) }
+            for u in table.sections.indices {
+                table.sections[u].rows.withUnsafeBufferPointer { rows in
+                    for k in rows.indices { flags.append(selector.matchesAttributes(rows[k])) }
+                }
             }
             queryAttributes.append(flags)
         } else {
@@ -163,10 +166,11 @@ package struct RuleBinder {
             endBuffer.removeAll(keepingCapacity: true)
             if let matcher {
                 // A list or a `not`: every row is looked at, with the section known.
-                let rows = table.sections[u].rows
-                for k in rows.indices {
-                    let m = matcher.match(u, k, rows.count, rows[k])
-                    if m.matches { Self.append(k, end: plan.anchorsEnd(m.fromEnd), start: &startBuffer, endRanges: &endBuffer) }
+                table.sections[u].rows.withUnsafeBufferPointer { rows in
+                    for k in rows.indices {
+                        let m = matcher.match(u, k, rows.count, rows[k])
+                        if m.matches { Self.append(k, end: plan.anchorsEnd(m.fromEnd), start: &startBuffer, endRanges: &endBuffer) }
+                    }
                 }
             } else if chosen[u] && !plan.positional(counts[u], start: &startBuffer, end: &endBuffer) {
                 // Positional selectors need no look at the rows; the rest go row by row.
