@@ -351,7 +351,8 @@ import Testing
 
 /// check-jsonschema, the command CI jobs and pre-commit hooks run, with our schemas.
 @Suite struct CheckJSONSchemaTests {
-    func checkJSONSchema(_ arguments: [String]) throws -> (Int32, String) {
+    /// Runs check-jsonschema with `arguments` from the package root: its status and output.
+    static func checkJSONSchema(_ arguments: [String]) throws -> (Int32, String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["check-jsonschema"] + arguments
@@ -365,16 +366,9 @@ import Testing
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    static var installed: Bool {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["check-jsonschema", "--version"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return false }
-        p.waitUntilExit()
-        return p.terminationStatus == 0
-    }
+    func checkJSONSchema(_ arguments: [String]) throws -> (Int32, String) { try Self.checkJSONSchema(arguments) }
+
+    static var installed: Bool { ((try? checkJSONSchema(["--version"]))?.0 ?? 1) == 0 }
 
     @Test(.enabled(if: Self.installed || CLI.inCI, "needs PyPI's check-jsonschema (installed by .ci/run)"))
     func bundledFilesPassAndABrokenPolicyFails() throws {
