@@ -170,6 +170,15 @@ import Testing
         #expect(section.status == 2 && !section.stderr.contains("Missing value"), "\(section.stderr)")
     }
 
+    @Test func aPolicyFromStandardInputFindsItsTablesFromTheWorkingDirectory() throws {
+        let text = try String(contentsOfFile: CLI.packageRoot.appendingPathComponent("policies/status-list.yaml").path, encoding: .utf8)
+        let inside = try CLI.run(["test", "-"], input: text.replacingOccurrences(of: "table: tables/inbox.yaml", with: "table: policies/tables/inbox.yaml"))
+        #expect(inside.status == 0, "\(inside.stdout)")
+        let outside = try CLI.run(["test", "-"], input: text.replacingOccurrences(of: "table: tables/inbox.yaml", with: "table: ../outside.yaml"))
+        #expect(outside.status == 1)
+        #expect(outside.stdout.contains("error[invalid-value]: the test's table '../outside.yaml' is outside"), "\(outside.stdout)")
+    }
+
     @Test func colourFollowsTheChoiceTheTerminalAndTERM() throws {
         let args = ["lint", "Tests/CLITests/Fixtures/broken.yaml"]
         #expect(try CLI.run(args + ["--color", "always"]).stdout.contains("\u{1B}["))
