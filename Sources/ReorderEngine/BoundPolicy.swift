@@ -78,7 +78,7 @@ public struct BoundPolicy: Sendable {
     /// Pinned sections, ascending.
     let pinnedSections: [Int]
 
-    init(compiled: CompiledPolicy, table: Table) {
+    init(compiled: CompiledPolicy, table: Table, memo: RowContentMemo? = nil) {
         self.compiled = compiled
         self.table = table
         retargetCancel = compiled.policy.retarget == .cancel
@@ -102,7 +102,7 @@ public struct BoundPolicy: Sendable {
         rowBase = bases
 
         // 2. Each rule's effects.
-        var binder = RuleBinder(table: table, counts: counts)
+        var binder = RuleBinder(table: table, counts: counts, memo: memo)
         let effects = compiled.rules.map { $0.bind(&binder) }
         self.effects = effects
         querySelectors = binder.querySelectors

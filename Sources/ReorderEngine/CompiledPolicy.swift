@@ -58,4 +58,10 @@ public struct CompiledPolicy: Sendable {
     public func bind(_ table: Table) -> BoundPolicy {
         BoundPolicy(compiled: self, table: table)
     }
+
+    /// Binds to `table`, whose rows `memo` has numbered: for binding to many orderings of the
+    /// same rows (`diff`), where each id/kind/tag test is then asked once per kind of row.
+    package func bind(_ table: Table, memo: RowContentMemo) -> BoundPolicy {
+        BoundPolicy(compiled: self, table: table, memo: memo)
+    }
 }

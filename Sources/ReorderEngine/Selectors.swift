@@ -226,6 +226,18 @@ struct CompiledRowSelector: Sendable {
         return true
     }
 
+    /// The id, kind and tag keys: what ``matchesAttributes(_:)`` reads (``RowContentMemo`` keys).
+    struct AttributeKeys: Equatable {
+        let ids: Set<String>?
+        let kinds: Set<String>?
+        let tags: Set<String>?
+    }
+
+    var attributeKeys: AttributeKeys { AttributeKeys(ids: ids, kinds: kinds, tags: tags) }
+
+    /// Whether it has an id, kind or tag key (``matchesAttributes(_:)`` is not always true).
+    var hasAttributeKeys: Bool { ids != nil || kinds != nil || tags != nil }
+
     /// Whether the positional key matches index `k` of `n`, and whether through the end
     /// (`last` or a negative index entry), which makes a pin's default anchor `end`.
     @inline(__always)
@@ -256,23 +268,25 @@ final class RowMatcher {
     /// Per section whether the `section` key selects it (empty: no `section` key).
     private let inSection: [Bool]
     private let selector: CompiledRowSelector
+    private let test: AttributeTest
     private let not: [RowMatcher]
     private let alternatives: [RowMatcher]
     private let isList: Bool
 
     // A class, read through index loops: matching a row copies no matcher (a struct of arrays
     // would be retained and released at every nested call, once per row).
-    init(_ selector: CompiledRowSelector, table: Table) {
+    init(_ selector: CompiledRowSelector, _ binder: inout RuleBinder) {
         self.selector = selector
-        inSection = selector.section?.selected(in: table) ?? []
-        not = selector.not.map { RowMatcher($0, table: table) }
-        alternatives = selector.alternatives?.map { RowMatcher($0, table: table) } ?? []
+        inSection = selector.section?.selected(in: binder.table) ?? []
+        test = binder.attributeTest(selector)
+        not = selector.not.map { RowMatcher($0, &binder) }
+        alternatives = selector.alternatives?.map { RowMatcher($0, &binder) } ?? []
         isList = selector.alternatives != nil
     }
 
     /// Whether the row `k` of section `u` (of `n` rows) matches, and whether some part that
     /// selects it counts from the end (SPEC §8.1: keys inside `not` never do).
-    func match(_ u: Int, _ k: Int, _ n: Int, _ row: borrowing Row) -> (matches: Bool, fromEnd: Bool) {
+    func match(_ u: Int, _ k: Int, _ n: Int, _ row: UnsafePointer<Row>) -> (matches: Bool, fromEnd: Bool) {
         if isList {
             var matched = false
             for i in alternatives.indices {
@@ -286,8 +300,48 @@ final class RowMatcher {
         }
         if !inSection.isEmpty && !inSection[u] { return (false, false) }
         let position = selector.matchesPosition(k, of: n)
-        guard position.matches, selector.matchesAttributes(row) else { return (false, false) }
+        guard position.matches, test.matches(u, k, row) else { return (false, false) }
         if !not.isEmpty && not[0].match(u, k, n, row).matches { return (false, false) }
         return (true, position.fromEnd)
+    }
+}
+
+/// One selector's id/kind/tag test over the rows of the table being bound: through a
+/// ``RowContentMemo`` when the bind has one (once per class of equal rows), else row by row.
+struct AttributeTest {
+    private let selector: CompiledRowSelector
+    private let memo: RowContentMemo.Site?
+    // The keys unwrapped once: reading them through optionals per row retained and
+    // released them, and so did passing `rows[k]` by value (75% of binding a big table).
+    private let ids: Set<String>, kinds: Set<String>, tags: Set<String>
+    private let byId: Bool, byKind: Bool, byTag: Bool
+
+    init(_ selector: CompiledRowSelector, memo: RowContentMemo.Site?) {
+        self.selector = selector
+        self.memo = memo
+        ids = selector.ids ?? []
+        kinds = selector.kinds ?? []
+        tags = selector.tags ?? []
+        byId = selector.ids != nil
+        byKind = selector.kinds != nil
+        byTag = selector.tags != nil
+    }
+
+    /// Whether the keys match `row`, row `k` of section `u`.
+    @inline(__always)
+    func matches(_ u: Int, _ k: Int, _ row: UnsafePointer<Row>) -> Bool {
+        if !(byId || byKind || byTag) { return true }
+        if let memo { return memo.matches(u, k, selector) }
+        if byId && !ids.contains(row.pointee.id) { return false }
+        if byKind {
+            guard let kind = row.pointee.kind, kinds.contains(kind) else { return false }
+        }
+        if byTag {
+            return row.pointee.tags.withUnsafeBufferPointer { list in
+                for tag in list where tags.contains(tag) { return true }
+                return false
+            }
+        }
+        return true
     }
 }

@@ -48,13 +48,16 @@ public struct DiffReport: Sendable {
         case .exchange(_, _, let m), .moves(let m): moves = m
         }
         var table = before
+        // The rows stay the same rows, reordered: each id/kind/tag test is asked once per kind of row.
+        let memo = RowContentMemo(before)
         for move in moves {
             // Inferred moves always fit the table they apply to. The bound policy is released
             // before the move is applied, so the table is changed in place, not copied.
             let decision: Decision
             do {
-                decision = try policy.bind(table).decide(move)
+                decision = try policy.bind(table, memo: memo).decide(move)
                 try table.apply(move)
+                memo.apply(move)
             } catch {
                 break
             }

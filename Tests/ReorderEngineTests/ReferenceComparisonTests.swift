@@ -46,3 +46,47 @@ import ReorderEngine
         }
     }
 }
+
+/// Binding through a ``RowContentMemo`` (as `diff` does, once per move on the same rows)
+/// decides exactly as a plain bind, while the rows are reordered and while two policies
+/// share the memo (each bind then finds the other's keys at its sites and starts over).
+@Suite struct RowContentMemoTests {
+    @Test(arguments: 0..<4)
+    func memoBindsDecideAsPlainBinds(chunk: Int) throws {
+        var gen = RandomPolicies(seed: 0x3E30 + UInt64(chunk))
+        for _ in 0..<150 {
+            let policies = try [gen.policy(), gen.policy()].map { try CompiledPolicy($0) }
+            var table = gen.table()
+            let memo = RowContentMemo(table)
+            for step in 0..<8 {
+                for compiled in policies {
+                    let plain = compiled.bind(table), memoized = compiled.bind(table, memo: memo)
+                    for _ in 0..<4 {
+                        guard let (from, to) = gen.rowMove(in: table) else { break }
+                        let move = Move.row(from: from, to: to)
+                        let expected = try plain.decide(move), actual = try memoized.decide(move)
+                        #expect(actual == expected, "policy \(compiled.policy) table \(table) move \(move)")
+                        if actual != expected { return }
+                    }
+                }
+                // Reorder the rows (and now and then the sections), in the table and the memo alike.
+                let move: Move
+                if step % 3 == 2, table.sections.count > 1 {
+                    move = .section(from: gen.int(0...(table.sections.count - 1)), to: gen.int(0...(table.sections.count - 1)))
+                } else if let (from, to) = gen.rowMove(in: table) {
+                    move = .row(from: from, to: to)
+                } else {
+                    break
+                }
+                try table.apply(move)
+                memo.apply(move)
+                for (u, section) in table.sections.enumerated() {
+                    for (k, row) in section.rows.enumerated() where memo.row(u, k) != row {
+                        Issue.record("the memo lost track of row \(u).\(k) after \(move): \(memo.row(u, k)) ≠ \(row)")
+                        return
+                    }
+                }
+            }
+        }
+    }
+}

@@ -111,9 +111,22 @@ package struct RuleBinder {
     private var startBuffer: [(Int, Int)] = []
     private var endBuffer: [(Int, Int)] = []
 
-    init(table: Table, counts: [Int]) {
+    /// Classes of equal rows, when one policy is bound to many orderings of the same rows.
+    private let memo: RowContentMemo?
+    /// The next id/kind/tag test site (``RowContentMemo``).
+    private var nextSite = 0
+
+    init(table: Table, counts: [Int], memo: RowContentMemo? = nil) {
         self.table = table
         self.counts = counts
+        self.memo = memo
+    }
+
+    /// The id/kind/tag test of `selector` on this table (a memo site when binding with one).
+    mutating func attributeTest(_ selector: CompiledRowSelector) -> AttributeTest {
+        guard let memo, selector.hasAttributeKeys else { return AttributeTest(selector, memo: nil) }
+        nextSite += 1
+        return AttributeTest(selector, memo: memo.site(nextSite - 1, selector.attributeKeys))
     }
 
     /// Which sections `selector` selects (every section when nil).
@@ -129,22 +142,25 @@ package struct RuleBinder {
         queryPlans.append(QueryPlan(selector))
         if !selector.isPlain {
             // A list or a `not`: the flags are the whole match, position included (QueryPlan: any).
-            let matcher = RowMatcher(selector, table: table)
+            let matcher = RowMatcher(selector, &self)
             var flags = [Bool]()
             flags.reserveCapacity(counts.reduce(0, +))
             for u in table.sections.indices {
                 // Rows are borrowed through the buffer: copying a Row retains its id, kind and tags.
                 table.sections[u].rows.withUnsafeBufferPointer { rows in
-                    for k in rows.indices { flags.append(matcher.match(u, k, rows.count, rows[k]).matches) }
+                    guard let base = rows.baseAddress else { return }
+                    for k in rows.indices { flags.append(matcher.match(u, k, rows.count, base + k).matches) }
                 }
             }
             queryAttributes.append(flags)
         } else if selector.filtersAttributes {
+            let test = attributeTest(selector)
             var flags = [Bool]()
             flags.reserveCapacity(counts.reduce(0, +))
             for u in table.sections.indices {
                 table.sections[u].rows.withUnsafeBufferPointer { rows in
-                    for k in rows.indices { flags.append(selector.matchesAttributes(rows[k])) }
+                    guard let base = rows.baseAddress else { return }
+                    for k in rows.indices { flags.append(test.matches(u, k, base + k)) }
                 }
             }
             queryAttributes.append(flags)
@@ -159,7 +175,8 @@ package struct RuleBinder {
     mutating func held(_ selector: CompiledRowSelector, anchor: Anchor?, pins: Bool, word: String) -> HeldRows {
         let plan = HoldPlan(selector, anchor: anchor, pins: pins)
         let chosen = sections(selector.section)
-        let matcher = selector.isPlain ? nil : RowMatcher(selector, table: table)
+        let matcher = selector.isPlain ? nil : RowMatcher(selector, &self)
+        let test = selector.isPlain ? attributeTest(selector) : AttributeTest(selector, memo: nil)
         var start = SectionRanges(), end = SectionRanges()
         for u in 0..<sectionCount {
             startBuffer.removeAll(keepingCapacity: true)
@@ -167,14 +184,17 @@ package struct RuleBinder {
             if let matcher {
                 // A list or a `not`: every row is looked at, with the section known.
                 table.sections[u].rows.withUnsafeBufferPointer { rows in
+                    guard let base = rows.baseAddress else { return }
                     for k in rows.indices {
-                        let m = matcher.match(u, k, rows.count, rows[k])
+                        let m = matcher.match(u, k, rows.count, base + k)
                         if m.matches { Self.append(k, end: plan.anchorsEnd(m.fromEnd), start: &startBuffer, endRanges: &endBuffer) }
                     }
                 }
             } else if chosen[u] && !plan.positional(counts[u], start: &startBuffer, end: &endBuffer) {
                 // Positional selectors need no look at the rows; the rest go row by row.
-                Self.heldRows(selector, plan, table.sections[u].rows, start: &startBuffer, end: &endBuffer)
+                table.sections[u].rows.withUnsafeBufferPointer { rows in
+                    Self.heldRows(selector, test, plan, u, rows, start: &startBuffer, end: &endBuffer)
+                }
             }
             start.appendSection(startBuffer)
             end.appendSection(endBuffer)
@@ -185,12 +205,14 @@ package struct RuleBinder {
     /// The rows of one section that a selector with an index list or an id/kind/tag filter
     /// holds, appended in ascending order (every candidate row is looked at).
     private static func heldRows(
-        _ selector: CompiledRowSelector, _ plan: HoldPlan, _ rows: [Row], start: inout [(Int, Int)], end: inout [(Int, Int)]
+        _ selector: CompiledRowSelector, _ test: AttributeTest, _ plan: HoldPlan, _ u: Int, _ rows: UnsafeBufferPointer<Row>,
+        start: inout [(Int, Int)], end: inout [(Int, Int)]
     ) {
         let n = rows.count
+        guard let base = rows.baseAddress else { return }
         func consider(_ k: Int) {
             let (matches, fromEnd) = selector.matchesPosition(k, of: n)
-            if matches && selector.matchesAttributes(rows[k]) {
+            if matches && test.matches(u, k, base + k) {
                 append(k, end: plan.anchorsEnd(fromEnd), start: &start, endRanges: &end)
             }
         }
