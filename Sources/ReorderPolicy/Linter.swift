@@ -7,6 +7,12 @@ public struct LintReport: Sendable {
     public var documents: [PolicyDocument]
     /// Paths that could not be read (exit status 2).
     public var unreadable: [Diagnostic]
+    /// A report of the given documents and unreadable paths.
+    public init(documents: [PolicyDocument], unreadable: [Diagnostic]) {
+        self.documents = documents
+        self.unreadable = unreadable
+    }
+
     /// Every diagnostic, files in order, each file's sorted by position.
     public var diagnostics: [Diagnostic] { unreadable + documents.flatMap(\.diagnostics) }
 
@@ -25,16 +31,20 @@ public struct LintReport: Sendable {
 /// `lint`: loads every policy below the given paths and collects their diagnostics.
 public enum Linter {
     /// Lints `paths`. Directories are walked for `*.yaml` / `*.yml`; files there without a
-    /// `reorder-policy` key (tables, moves) are skipped. With `strict`, warnings become errors.
-    public static func lint(_ paths: [String], strict: Bool = false, analysis: ((PolicyDocument) -> [Diagnostic])? = nil) -> LintReport {
+    /// `reorder-policy` key (tables, moves) are skipped, and so are files the `config`'s
+    /// include/exclude globs leave out (a file named in `paths` is always taken). The config's
+    /// severities apply to the warnings; with `strict`, the warnings left become errors.
+    public static func lint(
+        _ paths: [String], strict: Bool = false, config: ProjectConfig? = nil, analysis: ((PolicyDocument) -> [Diagnostic])? = nil
+    ) -> LintReport {
         var report = LintReport(documents: [], unreadable: [])
         for path in paths {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                let (files, problems) = walk(path)
+                let (files, problems) = walk(path, skipping: { config?.excludesDirectory($0) ?? false })
                 report.unreadable += problems
                 var found = false
-                for file in files {
+                for file in files where config?.takes(file) ?? true {
                     do {
                         let document = try PolicyLoader.load(path: file)
                         if document.declaresPolicy {
@@ -49,8 +59,10 @@ public enum Linter {
                 }
                 if !found && problems.isEmpty {
                     // An empty or mistyped directory is not a clean result: CI would pass on nothing.
+                    let excluded = files.contains { !(config?.takes($0) ?? true) }
                     report.unreadable.append(Diagnostic(
-                        code: .unreadable, message: "no policy files below '\(path)'", file: path, span: Span(at: .start),
+                        code: .unreadable, message: "no policy files below '\(path)'" + (excluded ? " that \(config!.path) includes" : ""),
+                        file: path, span: Span(at: .start),
                         help: "a policy file is a *.yaml or *.yml file with a top-level 'reorder-policy' key"))
                 }
             } else {
@@ -66,6 +78,7 @@ public enum Linter {
             if let analysis, !document.hasErrors {
                 document.diagnostics = Diagnostic.sorted(document.diagnostics + analysis(document))
             }
+            if let config { document.diagnostics = config.apply(to: document.diagnostics) }
             if strict {
                 for d in document.diagnostics.indices { document.diagnostics[d].severity = .error }
             }
@@ -82,7 +95,8 @@ public enum Linter {
     /// The `*.yaml` / `*.yml` files below `directory` (sorted), and a diagnostic for each
     /// directory that cannot be listed. Symbolic links are followed once (a loop is not
     /// walked twice); what the files are (FIFOs, devices) is judged when they are read.
-    public static func walk(_ directory: String) -> (files: [String], problems: [Diagnostic]) {
+    /// Directories for which `skipping` is true are not entered (a config's excludes).
+    public static func walk(_ directory: String, skipping: (String) -> Bool = { _ in false }) -> (files: [String], problems: [Diagnostic]) {
         var files: [String] = [], problems: [Diagnostic] = []
         var seen = Set<[UInt64]>()
         var pending = [directory]
@@ -107,7 +121,7 @@ public enum Linter {
                     continue
                 }
                 if entry.st_mode & S_IFMT == S_IFDIR {
-                    pending.append(full)
+                    if !skipping(full) { pending.append(full) }
                 } else if name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
                     files.append(full)
                 }

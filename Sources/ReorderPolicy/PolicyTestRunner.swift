@@ -60,9 +60,14 @@ public struct TestReport: Sendable {
 
 /// Runs the `tests` of policy files (SPEC §6).
 public enum PolicyTestRunner {
-    /// Runs every test of every policy under `paths`.
-    public static func run(_ paths: [String]) -> TestReport {
-        let lint = Linter.lint(paths)
+    /// Runs every test of every policy under `paths` (directories walked as `lint` walks
+    /// them, with the `config`'s include/exclude globs).
+    public static func run(_ paths: [String], config: ProjectConfig? = nil) -> TestReport {
+        let lint = Linter.lint(paths, config: config.map { c in
+            var selection = c
+            selection.severities = [:]
+            return selection
+        })
         var report = TestReport(files: [], unreadable: lint.unreadable)
         for document in lint.documents {
             report.files.append(run(document))

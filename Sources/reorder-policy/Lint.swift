@@ -18,10 +18,12 @@ struct Lint: ParsableCommand {
     @Argument(help: "Policy files or directories.")
     var paths: [String]
 
-    @Option(help: "Output format: text, json, sarif or github.")
-    var format: Format = .text
+    @Option(help: "Output format: text, json, sarif or github (default: the configuration's format.lint, else text).")
+    var format: Format?
 
     @OptionGroup var colorOption: ColorOption
+
+    @OptionGroup var configOption: ConfigOption
 
     @Flag(help: "Treat warnings as errors.")
     var strict = false
@@ -29,20 +31,23 @@ struct Lint: ParsableCommand {
     @Flag(name: .customLong("no-analysis"), help: "Skip the analysis that tries every move on small tables.")
     var noAnalysis = false
 
-    @Option(name: .customLong("analysis-bound"), help: "Largest tables the analysis tries, as SECTIONSxROWS (at most 6x8).")
-    var analysisBound: String = AnalysisBound.standard.description
+    @Option(name: .customLong("analysis-bound"),
+            help: "Largest tables the analysis tries, as SECTIONSxROWS, at most 6x8 (default: the configuration's analysis.bound, else \(AnalysisBound.standard)).")
+    var analysisBound: String?
 
     func validate() throws {
-        guard AnalysisBound(analysisBound) != nil else {
+        if let analysisBound, AnalysisBound(analysisBound) == nil {
             throw ValidationError("--analysis-bound expects SECTIONSxROWS such as 3x4 (sections 1...6, rows 1...8)")
         }
     }
 
     func run() throws {
         colorOption.apply()
-        let bound = AnalysisBound(analysisBound)!
-        let report = Linter.lint(paths, strict: strict, analysis: noAnalysis ? nil : { PolicyAnalyzer.analyze($0, bound: bound) })
-        switch format {
+        let config = try configOption.load()
+        let bound = analysisBound.flatMap(AnalysisBound.init) ?? config?.analysisBound ?? .standard
+        let analyse = !noAnalysis && (config?.analysisEnabled ?? true)
+        let report = Linter.lint(paths, strict: strict, config: config, analysis: analyse ? { PolicyAnalyzer.analyze($0, bound: bound) } : nil)
+        switch format ?? config?.formats["lint"].flatMap(Format.init) ?? .text {
         case .text: FileOutput.standardOutput(DiagnosticRenderer.lintText(report, style: .standardOutput))
         case .json: FileOutput.standardOutput(DiagnosticRenderer.lintJSON(report))
         case .sarif: FileOutput.standardOutput(DiagnosticRenderer.sarif(report, toolVersion: ReorderPolicyCommand.version))

@@ -3,7 +3,7 @@ import ReorderPolicy
 
 struct Schema: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print the JSON Schema of policy files (or of table or moves files), for editors and services.",
+        abstract: "Print the JSON Schema of policy files (or of table, moves or configuration files), for editors and services.",
         discussion: "Save it and point your editor at it, e.g. '# yaml-language-server: $schema=reorder-policy.schema.json'."
     )
 
@@ -13,11 +13,15 @@ struct Schema: ParsableCommand {
     @Flag(help: "The schema of moves files instead.")
     var moves = false
 
+    @Flag(help: "The schema of the project configuration file (.reorder-policy.yml) instead.")
+    var config = false
+
     func validate() throws {
-        if table && moves { throw ValidationError("give --table or --moves, not both") }
+        if [table, moves, config].filter({ $0 }).count > 1 { throw ValidationError("give one of --table, --moves and --config") }
     }
 
     func run() throws {
+        if config { return FileOutput.standardOutput(ProjectConfig.jsonSchema) }
         FileOutput.standardOutput((table ? PolicySchema.table : moves ? PolicySchema.moves : PolicySchema.json) + "\n")
     }
 }

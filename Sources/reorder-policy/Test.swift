@@ -12,15 +12,18 @@ struct Test: ParsableCommand {
     @Argument(help: "Policy files or directories.")
     var paths: [String]
 
-    @Option(help: "Output format: text, json or junit.")
-    var format: Format = .text
+    @Option(help: "Output format: text, json or junit (default: the configuration's format.test, else text).")
+    var format: Format?
 
     @OptionGroup var colorOption: ColorOption
 
+    @OptionGroup var configOption: ConfigOption
+
     func run() throws {
         colorOption.apply()
-        let report = PolicyTestRunner.run(paths)
-        switch format {
+        let config = try configOption.load()
+        let report = PolicyTestRunner.run(paths, config: config)
+        switch format ?? config?.formats["test"].flatMap(Format.init) ?? .text {
         case .text: FileOutput.standardOutput(TestRenderer.text(report, style: .standardOutput))
         case .json: FileOutput.standardOutput(TestRenderer.json(report))
         case .junit: FileOutput.standardOutput(TestRenderer.junit(report))

@@ -27,12 +27,13 @@ enum CLI {
 
     /// Runs the CLI with `NO_COLOR=1` (unless `removing` it), `extra` variables, and `input` on
     /// standard input (none: /dev/null, so a command that reads it never waits).
+    /// Runs in `directory` (default: the package root).
     static func run(_ arguments: [String], environment extra: [String: String] = [:], removing: [String] = [],
-                    input: String? = nil) throws -> Result {
+                    input: String? = nil, in directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
+        process.currentDirectoryURL = directory ?? packageRoot
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         for (k, v) in extra { env[k] = v }
@@ -81,6 +82,18 @@ enum CLI {
         let url = dir.appendingPathComponent(name)
         try contents.write(to: url, atomically: true, encoding: .utf8)
         return url.path
+    }
+
+    /// A fresh folder under the system temporary folder holding `files` (relative path → text).
+    static func tree(_ files: [String: String]) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("reorder-policy-tree-\(getpid())-\(UUID().uuidString.prefix(8))")
+        for (path, text) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        return root
     }
 
     /// In CI a consumer that is missing fails its test instead of skipping it.

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+/// `.reorder-policy.yml`: found upward, include/exclude, severities, analysis and formats,
+/// and every mistake in it located and coded (docs/CONFIG.md).
+@Suite struct ConfigTests {
+    static let good = "reorder-policy: 1\nname: good\nrules:\n  - pin: { first: 1 }\n    id: top\n"
+    static let broken = "reorder-policy: 1\nname: broken\nrules: [ { pin: } ]\n"
+    /// Warns dead-rule: the lock holds a row the pin already holds.
+    static let warns = "reorder-policy: 1\nname: warns\nrules:\n  - pin: { first: 1 }\n    id: top\n  - lock: { first: 1 }\n    id: twice\n"
+
+    func project(_ config: String?, extra: [String: String] = [:]) throws -> URL {
+        var files = ["policies/good.yaml": Self.good, "policies/warns.yaml": Self.warns,
+                     "Tests/Fixtures/broken.yaml": Self.broken, "policies/sub/.keep": ""].merging(extra) { $1 }
+        if let config { files[".reorder-policy.yml"] = config }
+        return try CLI.tree(files)
+    }
+
+    @Test func excludesAreFoundUpwardFromTheWorkingDirectory() throws {
+        let root = try project("exclude: Tests/**/Fixtures/\n")
+        // From the root and from a folder below it: the broken fixture is skipped.
+        for dir in [root, root.appendingPathComponent("policies/sub")] {
+            let target = dir == root ? "." : "../.."
+            let result = try CLI.run(["lint", "--format", "json", target], in: dir)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(!result.stdout.contains("broken.yaml"))
+            #expect(result.stdout.contains("warns.yaml"))
+        }
+        // --no-config, and a file named on the command line, are linted whatever the excludes say.
+        #expect(try CLI.run(["lint", "--no-config", "."], in: root).status == 1)
+        #expect(try CLI.run(["lint", "Tests/Fixtures/broken.yaml"], in: root).status == 1)
+        // test walks the same way.
+        #expect(try CLI.run(["test", "."], in: root).status == 0)
+        #expect(try CLI.run(["test", "--no-config", "."], in: root).status == 1)
+    }
+
+    @Test func includeTakesOnlyMatchingFiles() throws {
+        let root = try project("include: [\"policies/good.*\"]\n")
+        let result = try CLI.run(["lint", "--format", "json", "."], in: root)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("\"summary\": {\"files\": 1, \"errors\": 0, \"warnings\": 0}"), "\(result.stdout)")
+        // Nothing left: a clear error, exit 2, naming the config.
+        let none = try project("include: nothing/**\n")
+        let empty = try CLI.run(["lint", "."], in: none)
+        #expect(empty.status == 2)
+        #expect(empty.stdout.contains("no policy files below '.' that \(none.path)/.reorder-policy.yml includes") ||
+                empty.stdout.contains("that /") , "\(empty.stdout)")
+    }
+
+    @Test func severitiesTurnWarningsOffOrIntoErrors() throws {
+        let plain = try CLI.run(["lint", "--format", "json", "policies/warns.yaml"], in: try project(nil))
+        #expect(plain.status == 0 && plain.stdout.contains("\"dead-rule\""))
+        let off = try CLI.run(["lint", "--format", "json", "policies/warns.yaml"], in: try project("severity: { dead-rule: off }\n"))
+        #expect(off.status == 0 && !off.stdout.contains("\"dead-rule\""), "\(off.stdout)")
+        let error = try CLI.run(["lint", "--format", "json", "policies/warns.yaml"], in: try project("severity: { dead-rule: error }\n"))
+        #expect(error.status == 1)
+        #expect(error.stdout.contains("\"severity\": \"error\""), "\(error.stdout)")
+    }
+
+    @Test func analysisAndFormatsComeFromTheConfigUnlessOptionsSayOtherwise() throws {
+        let root = try project("analysis: { enabled: false }\nformat: { lint: github, test: junit }\n")
+        let lint = try CLI.run(["lint", "policies/warns.yaml"], in: root)
+        #expect(lint.status == 0 && !lint.stdout.contains("::warning") && lint.stdout.contains("checked 1 policy file"), "\(lint.stdout)")
+        let text = try CLI.run(["lint", "--format", "text", "policies/warns.yaml"], in: root)
+        #expect(text.stdout.contains("0 warnings"))
+        let test = try CLI.run(["test", "policies"], in: root)
+        #expect(test.stdout.hasPrefix("<?xml"), "\(test.stdout)")
+        // --config names another file; a bound from the config is used by lint.
+        let other = try CLI.scratch("other-config.yml", "analysis: { bound: 1x1 }\n")
+        let bounded = try CLI.run(["lint", "--config", other, "--format", "json", "policies/warns.yaml"], in: root)
+        #expect(bounded.status == 0 && bounded.stdout.contains("dead-rule"))
+    }
+
+    @Test("a broken configuration is located and coded, and nothing is checked", arguments: [
+        ("exclude: [ ]\nfoo: 1\n", "2:1: error[unknown-key]: unknown key 'foo' in the configuration"),
+        ("severity: { yaml-syntax: off }\n", "1:13: error[invalid-value]: 'yaml-syntax' is an error, and errors cannot be configured"),
+        ("severity: { stuk-row: error }\n", "1:13: error[unknown-key]: unknown warning code 'stuk-row'; did you mean 'stuck-row'?"),
+        ("severity: { stuck-row: loud }\n", "1:24: error[invalid-value]: expected error, warning or off for 'stuck-row', found 'loud'"),
+        ("severity: [dead-rule]\n", "1:11: error[type-mismatch]"),
+        ("format: { lint: sarf }\n", "1:17: error[invalid-value]: 'sarf' is not a format of lint; expected text, json, sarif, github; did you mean 'sarif'?"),
+        ("format: { check: json }\n", "1:11: error[unknown-key]: unknown key 'check' in 'format'"),
+        ("analysis: { bound: 9x9 }\n", "1:20: error[invalid-value]: 'analysis.bound' expects SECTIONSxROWS"),
+        ("analysis: { enabled: yes }\n", "1:22: error[type-mismatch]: expected true or false for 'analysis.enabled'"),
+        ("include: \"[abc\"\n", "1:10: error[invalid-value]: '[abc' is not a glob pattern"),
+        ("include: { a: 1 }\n", "1:10: error[type-mismatch]"),
+        ("exclude: &a x\n", "error[yaml-alias]"),
+        ("exclude: [x\n", "error[yaml-syntax]"),
+        ("- just a list\n", "1:1: error[type-mismatch]: expected a mapping for the configuration"),
+    ])
+    func brokenConfigurations(_ text: String, _ expected: String) throws {
+        let root = try project(text)
+        for command in ["lint", "test"] {
+            let result = try CLI.run([command, "."], in: root)
+            #expect(result.status == 2)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains(root.path + "/.reorder-policy.yml:") && result.stderr.contains(expected), "\(result.stderr)")
+            #expect(result.stderr.contains("nothing was checked"))
+        }
+    }
+
+    @Test func aConfigThatIsADirectoryOrUnreadableIsAnError() throws {
+        let root = try project(nil)
+        let result = try CLI.run(["lint", "--config", root.appendingPathComponent("policies").path, "."], in: root)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("error[unreadable]"), "\(result.stderr)")
+        let missing = try CLI.run(["lint", "--config", "nope.yml", "."], in: root)
+        #expect(missing.status == 2 && missing.stderr.contains("error[unreadable]"))
+    }
+
+    @Test func theSchemaAcceptsWhatTheLoaderAccepts() throws {
+        let schema = try CLI.run(["schema", "--config"])
+        #expect(schema.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(schema.stdout.utf8)) as! [String: Any]
+        let properties = json["properties"] as! [String: Any]
+        #expect(Set(properties.keys) == ["include", "exclude", "severity", "analysis", "format"])
+        // This repository's own configuration loads (and `lint .` here checks the bundled policies).
+        let own = try CLI.run(["lint", "--no-analysis", "."])
+        #expect(own.status == 0, "\(own.stdout)")
+        #expect(own.stdout.contains("checked 6 policy files"), "\(own.stdout)")
+    }
+}
