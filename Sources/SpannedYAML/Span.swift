@@ -1,10 +1,12 @@
-/// A position in a source file: 1-based line and column (in Unicode scalars), 0-based byte offset.
+/// A position in a source file: 1-based line and column (in Unicode scalars), and a 0-based
+/// offset: libyaml's index, counted in Unicode scalars like the column (a reader error's
+/// position, which libyaml gives in bytes, is the one exception).
 public struct Mark: Sendable, Hashable, Comparable {
     /// 1-based line number.
     public var line: Int
     /// 1-based column, counted in Unicode scalars as libyaml counts them.
     public var column: Int
-    /// 0-based byte offset into the file.
+    /// 0-based offset into the file in Unicode scalars (libyaml's `index`).
     public var offset: Int
 
     /// Creates a mark.
