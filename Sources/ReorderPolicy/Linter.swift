@@ -34,8 +34,12 @@ public enum Linter {
     /// `reorder-policy` key (tables, moves) are skipped, and so are files the `config`'s
     /// include/exclude globs leave out (a file named in `paths` is always taken). The config's
     /// severities apply to the warnings; with `strict`, the warnings left become errors.
+    /// With `onlyPolicies`, files named in `paths` are treated as a walk treats them: one
+    /// without a top-level `reorder-policy` key is skipped (for pre-commit, which passes every
+    /// staged YAML file).
     public static func lint(
-        _ paths: [String], strict: Bool = false, config: ProjectConfig? = nil, analysis: ((PolicyDocument) -> [Diagnostic])? = nil
+        _ paths: [String], strict: Bool = false, config: ProjectConfig? = nil, onlyPolicies: Bool = false,
+        analysis: ((PolicyDocument) -> [Diagnostic])? = nil
     ) -> LintReport {
         var report = LintReport(documents: [], unreadable: [])
         for path in paths {
@@ -67,7 +71,8 @@ public enum Linter {
                 }
             } else {
                 do {
-                    report.documents.append(try PolicyLoader.load(path: path))
+                    let document = try PolicyLoader.load(path: path)
+                    if !onlyPolicies || document.declaresPolicy { report.documents.append(document) }
                 } catch {
                     report.unreadable.append(error.diagnostic)
                 }

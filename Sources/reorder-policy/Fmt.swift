@@ -34,6 +34,10 @@ struct Fmt: ParsableCommand {
     @Flag(name: [.customShort("l"), .customLong("list")], help: "Print the name of each file that would change.")
     var list = false
 
+    @Flag(name: .customLong("only-policies"),
+          help: "Skip files named here that have no top-level 'reorder-policy' key, as directories do (for pre-commit).")
+    var onlyPolicies = false
+
     @Flag(help: "Exit 1 when a file would change (with -w: when one changed).")
     var fail = false
 
@@ -61,7 +65,7 @@ struct Fmt: ParsableCommand {
                     unreadable.append(Diagnostic(code: .unreadable, message: "no policy files below '\(path)'", file: path, span: Span(at: .start)))
                 }
                 files += taken
-            } else {
+            } else if !onlyPolicies || path == "-" || ((try? PolicyLoader.load(path: path).declaresPolicy) ?? true) {
                 files.append(path)
             }
         }

@@ -25,6 +25,10 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var configOption: ConfigOption
 
+    @Flag(name: .customLong("only-policies"),
+          help: "Skip files named here that have no top-level 'reorder-policy' key, as directories do (for pre-commit).")
+    var onlyPolicies = false
+
     @Flag(help: "Treat warnings as errors.")
     var strict = false
 
@@ -46,7 +50,7 @@ struct Lint: ParsableCommand {
         let config = try configOption.load()
         let bound = analysisBound.flatMap(AnalysisBound.init) ?? config?.analysisBound ?? .standard
         let analyse = !noAnalysis && (config?.analysisEnabled ?? true)
-        let report = Linter.lint(paths, strict: strict, config: config, analysis: analyse ? { PolicyAnalyzer.analyze($0, bound: bound) } : nil)
+        let report = Linter.lint(paths, strict: strict, config: config, onlyPolicies: onlyPolicies, analysis: analyse ? { PolicyAnalyzer.analyze($0, bound: bound) } : nil)
         switch format ?? config?.formats["lint"].flatMap(Format.init) ?? .text {
         case .text: FileOutput.standardOutput(DiagnosticRenderer.lintText(report, style: .standardOutput))
         case .json: FileOutput.standardOutput(DiagnosticRenderer.lintJSON(report))
