@@ -10,6 +10,8 @@ let package = Package(
         // The decision server (SPEC §9) is its own product: building the CLI or the libraries
         // never builds the web stack.
         .executable(name: "reorder-policy-server", targets: ["reorder-policy-server"]),
+        // `swift package lint-reorder-policies` in a package that depends on this one.
+        .plugin(name: "LintReorderPolicies", targets: ["LintReorderPolicies"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -60,6 +62,14 @@ let package = Package(
                 "ReorderServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .plugin(
+            name: "LintReorderPolicies",
+            capability: .command(
+                intent: .custom(verb: "lint-reorder-policies", description: "Lint the reorder policies of this package with reorder-policy lint."),
+                permissions: []
+            ),
+            dependencies: ["reorder-policy"]
         ),
         .testTarget(name: "SpannedYAMLTests", dependencies: ["SpannedYAML"]),
         // The engine against a brute-force reference; the round trip through the loader needs ReorderPolicy.

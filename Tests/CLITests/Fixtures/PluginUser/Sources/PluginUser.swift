@@ -1,0 +1,2 @@
+// The app code would live here.
+public enum PluginUser {}
