@@ -6,7 +6,7 @@
 /// request, then query from any thread.
 ///
 /// Binding has three steps (ARCHITECTURE.md, "Binding"): lay out the table; let every rule
-/// unit produce its ``RuleEffects``; pack the union of those effects into per-section tables
+/// unit produce its `RuleEffects`; pack the union of those effects into per-section tables
 /// for the fast path. Index letters: `s`/`i` the moving row's section and row, `t`/`j` the
 /// destination's, `u`/`k` any section and row, `q` a row query, `a` an admission.
 public struct BoundPolicy: Sendable {

@@ -53,7 +53,7 @@ public struct RuleMetadata: Hashable, Sendable {
 }
 
 /// A rule about moving rows (SPEC §2.2). Its meaning is one of the rule kinds listed in
-/// ``RuleRegistry`` (see ``RowRule/Kind``).
+/// `RuleRegistry` (see ``RowRule/Kind``).
 public struct RowRule: Hashable, Sendable {
     /// Id, message and location.
     public var metadata: RuleMetadata

@@ -98,7 +98,7 @@ public struct DecisionEvent: Codable, Sendable, Hashable {
         self.time = Self.timestamp(time)
     }
 
-    /// An event from its parts: for offset moves and malformed items, which have no ``Move``.
+    /// An event from its parts: for offset moves and malformed items, which have no `Move`.
     public init(policy: String, policyHash: String, move: MoveRecord, decision: String, target: [Int]?, rules: [String],
                 error: String?, time: Date = Date()) {
         self.policy = policy

@@ -1,6 +1,6 @@
 /// One row-rule kind, as one unit (ARCHITECTURE.md, "How to add a rule kind"): how its
 /// argument is read and written, how it is checked, what it does when bound to a table (its
-/// ``RuleEffects``), and how its verdicts are worded. The verdict itself — valid or not —
+/// `RuleEffects`), and how its verdicts are worded. The verdict itself — valid or not —
 /// is never written here: it comes from the effects, the same values the fast path is
 /// packed from, so deciding and explaining cannot disagree.
 package protocol RowRuleKind: Hashable, Sendable {
@@ -59,7 +59,7 @@ package enum RuleRegistry {
 }
 
 extension RowRule {
-    /// A rule's meaning: one of the kinds in ``RuleRegistry`` (``LockRule``, ``PinRule``,
+    /// A rule's meaning: one of the kinds in `RuleRegistry` (``LockRule``, ``PinRule``,
     /// ``ReserveRule``, ``KeepInSectionRule``, ``AcceptRule``, ``CapacityRule``). Build one
     /// with the static functions (`.pin(selector, anchor: nil)`); read one with ``argument``
     /// (`rule.kind.argument as? PinRule`).

@@ -1,6 +1,6 @@
 import SpannedYAML
 /// Bounded analysis of a policy's behaviour: tries every move on every small table
-/// (see ``TableEnumerator``) and reports warnings, each with a concrete counterexample
+/// (see `TableEnumerator`) and reports warnings, each with a concrete counterexample
 /// that `explain` can show.
 public struct PolicyAnalyzer {
     /// The policy.
