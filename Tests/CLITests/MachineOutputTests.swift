@@ -398,4 +398,31 @@ import Testing
         let (broken, brokenOutput) = try checkJSONSchema(["--schemafile", policy, "Tests/CLITests/Fixtures/broken.yaml"])
         #expect(broken == 1, "\(brokenOutput)")
     }
+
+    @Test(.enabled(if: Self.installed || CLI.inCI, "needs PyPI's check-jsonschema (installed by .ci/run)"))
+    func theConfigSchemaAgreesWithTheLoader() throws {
+        let schema = try CLI.scratch("config.schema.json", try CLI.run(["schema", "--config"]).stdout)
+        // Accepted by both: this repository's config, the plugin fixture's, and a full one.
+        let full = try CLI.scratch("full.reorder-policy.yml", """
+            include: ["policies/**"]
+            exclude: [Tests/**/Fixtures/, .build*/]
+            severity: { dead-rule: off, stuck-row: error, lock-displaced: warning }
+            analysis: { enabled: true, bound: 3x4 }
+            format: { lint: sarif, test: junit }
+            """)
+        for file in [".reorder-policy.yml", "Tests/CLITests/Fixtures/PluginUser/.reorder-policy.yml", full] {
+            let (status, output) = try checkJSONSchema(["--schemafile", schema, file])
+            #expect(status == 0, "\(file): \(output)")
+            let loaded = try CLI.run(["lint", "--config", file, "--no-analysis", "policies/board.yaml"])
+            #expect(loaded.status == 0, "\(file): \(loaded.stderr)")
+        }
+        // Refused by both.
+        for text in ["severity: { yaml-syntax: off }\n", "format: { lint: sarf }\n", "analysis: { bound: 9x9 }\n", "foo: 1\n",
+                     "severity: { dead-rule: loud }\n", "analysis: { enabled: yes }\n"] {
+            let file = try CLI.scratch("bad.reorder-policy.yml", text)
+            let (status, output) = try checkJSONSchema(["--schemafile", schema, file])
+            #expect(status == 1, "\(text): \(output)")
+            #expect(try CLI.run(["lint", "--config", file, "policies/board.yaml"]).status == 2, "\(text)")
+        }
+    }
 }
