@@ -59,11 +59,14 @@ public struct Diagnostic: Sendable, Hashable {
     public var help: String?
     /// Further lines of context.
     public var notes: [String]
+    /// Evidence as data: a JSON object (for lint's analysis, `{"table", "move", "decision"}`),
+    /// written as is into JSON (`counterexample`) and SARIF (a result property).
+    public var counterexample: String?
 
     /// Creates a diagnostic.
     public init(
         _ severity: Severity = .error, code: DiagnosticCode, message: String, file: String,
-        span: Span, help: String? = nil, notes: [String] = []
+        span: Span, help: String? = nil, notes: [String] = [], counterexample: String? = nil
     ) {
         self.severity = severity
         self.code = code
@@ -72,6 +75,7 @@ public struct Diagnostic: Sendable, Hashable {
         self.span = span
         self.help = help
         self.notes = notes
+        self.counterexample = counterexample
     }
 
     /// Orders diagnostics by file, position, then code, so output is stable.

@@ -426,3 +426,44 @@ import Testing
         }
     }
 }
+
+/// lint's counterexamples as data (JSON, SARIF, GitHub), reproduced through `check`, with
+/// plain rows named apart from the ids the policy mentions.
+@Suite struct CounterexampleOutputTests {
+    static let policy = """
+        reorder-policy: 1
+        name: ids
+        rules:
+          - lock: { first: 1 }
+            id: header
+          - keep-in-section: { id: [row-1, row-2, "·"] }
+            id: named
+        """
+
+    @Test func counterexamplesAreDataAndCheckReproducesThem() throws {
+        let file = try CLI.scratch("counterexample-policy.yaml", Self.policy)
+        let json = try CLI.run(["lint", "--format", "json", file])
+        let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        let diagnostics = document["diagnostics"] as! [[String: Any]]
+        let displaced = try #require(diagnostics.first { $0["code"] as? String == "lock-displaced" }, "\(json.stdout)")
+        let example = try #require(displaced["counterexample"] as? [String: Any])
+        let table = example["table"] as! [String: Any]
+        let rows = ((table["sections"] as! [[String: Any]])[0]["rows"] as! [Any]).compactMap { $0 as? String }
+        #expect(rows == ["row-3", "row-4"], "the policy mentions row-1 and row-2: \(rows)")
+        // check on that table and move gives that decision.
+        let tableFile = try CLI.scratch("counterexample-table.json", String(decoding: try JSONSerialization.data(withJSONObject: table), as: UTF8.self))
+        let move = example["move"] as! [String: [Int]]
+        let check = try CLI.run(["check", "--policy", file, "--table", tableFile, "--from", "\(move["from"]![0]).\(move["from"]![1])",
+                                 "--to", "\(move["to"]![0]).\(move["to"]![1])", "--format", "json"])
+        let result = ((try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as! [String: Any])["results"] as! [[String: Any]])[0]
+        #expect(result["decision"] as? String == example["decision"] as? String, "\(check.stdout)")
+        // SARIF carries it as a result property; GitHub annotations show it.
+        let sarif = try CLI.run(["lint", "--format", "sarif", file]).stdout
+        let run = ((try JSONSerialization.jsonObject(with: Data(sarif.utf8)) as! [String: Any])["runs"] as! [[String: Any]])[0]
+        let results = run["results"] as! [[String: Any]]
+        let property = results.compactMap { ($0["properties"] as? [String: Any])?["counterexample"] as? [String: Any] }.first
+        #expect(property?["decision"] as? String == example["decision"] as? String)
+        let github = try CLI.run(["lint", "--format", "github", file]).stdout
+        #expect(github.contains("%0Acounterexample: table: { sections: [{ rows: [row-3, row-4] }] }"), "\(github)")
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import SpannedYAML
 import Testing
 import ReorderPolicy
@@ -33,7 +34,9 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         AnalysisCase(.conflictingAnchors, fires: true, counterexample: true, "  - pin: { last: 1, anchor: start }\n  - »reserve: { last: 1 }\n"),
         AnalysisCase(.conflictingAnchors, fires: false, "  - pin: { last: 1 }\n  - reserve: { last: 1 }\n"),
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - »pin: { index: [0, 2] }\n  - keep-in-section: all\n"),
-        AnalysisCase(.stuckRow, fires: false, "  - pin: { index: [0, 2] }\n"),
+        // A row alone between two pins cannot change place in its section, even where it may leave it.
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - »pin: { index: [0, 2] }\n"),
+        AnalysisCase(.stuckRow, fires: false, "  - pin: { index: [0, 3] }\n"),
         // SPEC §8: the enumeration reaches lists, `not`, section data and attribute bounds.
         AnalysisCase(.neverSelects, fires: true, "  - »pin: []\n"),
         AnalysisCase(.neverSelects, fires: true, "  - »keep-order: { not: all }\n"),
@@ -45,6 +48,28 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
                      + "  - keep-order: { tag: frozen }\n  - pin: [ { index: 0, kind: header }, { last: 1, kind: footer } ]\n"),
         AnalysisCase(.deadRule, fires: true, "  - keep-in-section: all\n    id: own\n  - »keep-in-section: [ { kind: item }, { not: { tag: x } } ]\n"),
         AnalysisCase(.capacityConflict, fires: false, "  - capacity: { section: all, min: { attribute: floor }, max: 2 }\n"),
+        // Claims about every table need a proof, not an enumeration that stopped at 3x4
+        // (the analysis-claims issue): none of these is a finding.
+        AnalysisCase(.deadRule, fires: false, "  - capacity: { section: Doing, max: 5 }\n"),
+        AnalysisCase(.deadRule, fires: false, "  - accept: { section: Review, from: [Doing] }\n  - capacity: { section: Review, max: 3 }\n"),
+        AnalysisCase(.closedSection, fires: false, "  - accept: { section: Review, from: [Doing] }\n  - capacity: { section: Review, max: 3 }\n"),
+        AnalysisCase(.neverSelects, fires: false, "  - keep-in-section: { section: Inbox, kind: task }\n"),
+        AnalysisCase(.conflictingAnchors, fires: false, "  - pin: { first: 1 }\n  - reserve: { last: 1 }\n  - keep-in-section: all\n"),
+        AnalysisCase(.conflictingAnchors, fires: false, "  - pin: { last: 1, anchor: start }\n  - reserve: { last: 1 }\n  - keep-in-section: all\n"),
+        // Proved: a lock inside a pin, a duplicate, a keep-in-section inside keep-in-section: all.
+        AnalysisCase(.deadRule, fires: true, "  - pin: { first: 1 }\n  - »lock: { first: 1 }\n"),
+        AnalysisCase(.deadRule, fires: true, "  - lock: { kind: ad }\n  - »lock: { kind: ad }\n"),
+        AnalysisCase(.deadRule, fires: false, "  - lock: { kind: ad }\n  - lock: { kind: banner }\n"),
+        // Defects the enumeration missed.
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - pin: { first: 1 }\n  - »pin: { index: 2 }\n"),
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - »pin: { index: [1, 2, 3] }\n  - keep-in-section: all\n"),
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - pin: { last: 1 }\n  - »pin: { index: -3 }\n"),
+        AnalysisCase(.stuckRow, fires: false, "  - pin: { index: [0, 2] }\n  - lock: { index: 1 }\n"),
+        AnalysisCase(.neverSelects, fires: true, counterexample: true, "  - »accept: { section: Done, rows: { section: Done } }\n"),
+        AnalysisCase(.neverSelects, fires: true, "  - »accept: { section: [2], from: [2] }\n"),
+        AnalysisCase(.neverSelects, fires: false, "  - accept: { section: Done, from: [Doing], rows: { section: Doing } }\n"),
+        AnalysisCase(.neverSelects, fires: true, "  - »lock: { section: [] }\n"),
+        AnalysisCase(.neverSelects, fires: true, "  - »keep-in-section: { kind: card, section: { tag: [] } }\n"),
     ]
 
     @Test(arguments: cases)
@@ -65,6 +90,9 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
                 let yaml = String(note.dropFirst("counterexample: table: ".count))
                 let (table, problems) = TableLoader.load(text: yaml)
                 #expect(problems.isEmpty && table != nil, "\(yaml)")
+                // And as data, it reproduces: the policy decides its move as it says.
+                let json = try #require(d.counterexample)
+                #expect(try Reproduction.decision(json, policy: document) == Reproduction.claimed(json), "\(json)")
             }
         } else {
             #expect(hit == nil, "\(hit?.message ?? "")")
@@ -74,10 +102,11 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
     @Test func theCounterexampleOfALockedHeaderIsADropAboveIt() throws {
         let document = PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n  - lock: { first: 1 }\n", path: "a.yaml")
         let d = try #require(PolicyAnalyzer.analyze(document).first)
-        #expect(d.notes == ["counterexample: table: { sections: [{ rows: [row, row] }] }",
+        #expect(d.notes == ["counterexample: table: { sections: [{ rows: [row-1, row-2] }] }",
                             "  move: { from: [0, 1], to: [0, 0] }, decided allowed"])
+        #expect(d.counterexample == #"{"table": {"sections": [{"rows": ["row-1", "row-2"]}]}, "move": {"from": [0, 1], "to": [0, 0]}, "decision": "allowed"}"#)
         // Replaying the counterexample shows the locked row shifting.
-        let bound = try #require(document.compiled()).bind(Table(sections: [Section(rowIDs: ["row", "row"])]))
+        let bound = try #require(document.compiled()).bind(Table(sections: [Section(rowIDs: ["row-1", "row-2"])]))
         #expect(try bound.decide(.row(from: Position(section: 0, row: 1), to: Position(section: 0, row: 0))).kind == .allowed)
     }
 
@@ -93,6 +122,31 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         let document = PolicyLoader.load(text: text, path: "a.yaml")
         #expect(PolicyAnalyzer.analyze(document, bound: AnalysisBound(sections: 1, rows: 4)).contains { $0.code == .stuckRow })
         #expect(PolicyAnalyzer.analyze(document, bound: AnalysisBound(sections: 1, rows: 5)).contains { $0.code == .stuckRow && $0.message.hasPrefix("rows the policy") } == false)
+    }
+}
+
+/// Replays a finding's counterexample (`{"table", "move", "decision"}`) as `check` would.
+enum Reproduction {
+    static func object(_ json: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
+    }
+
+    static func claimed(_ json: String) throws -> String { try object(json)["decision"] as! String }
+
+    /// The decision the policy gives for the counterexample's move on its table.
+    static func decision(_ json: String, policy document: PolicyDocument) throws -> String {
+        let o = try object(json)
+        let tableText = String(decoding: try JSONSerialization.data(withJSONObject: o["table"]!), as: UTF8.self)
+        let (table, problems) = TableLoader.load(text: tableText)
+        guard let table, problems.isEmpty else { return "table does not load: \(problems)" }
+        let move = o["move"] as! [String: Any]
+        let m: Move
+        if let from = move["from"] as? [Int], let to = move["to"] as? [Int] {
+            m = .row(from: Position(section: from[0], row: from[1]), to: Position(section: to[0], row: to[1]))
+        } else {
+            m = .section(from: move["section-from"] as! Int, to: move["section-to"] as! Int)
+        }
+        return try document.compiled()!.bind(table).decide(m).kind.rawValue
     }
 }
 

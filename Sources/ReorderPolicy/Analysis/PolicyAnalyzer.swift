@@ -9,12 +9,15 @@ public struct PolicyAnalyzer {
     public let source: SourceFile
     /// The table bound.
     public let bound: AnalysisBound
+    /// The small tables tried.
+    private let enumerator: TableEnumerator
 
     /// Creates an analyzer.
     public init(policy: Policy, source: SourceFile, bound: AnalysisBound = .standard) {
         self.policy = policy
         self.source = source
         self.bound = bound
+        enumerator = TableEnumerator(policy: policy, bound: bound)
     }
 
     /// Analyses a loaded document (nothing for one with errors).
@@ -23,25 +26,51 @@ public struct PolicyAnalyzer {
         return PolicyAnalyzer(policy: policy, source: document.source, bound: bound).run()
     }
 
-    /// A table, a move and what the policy decided: the evidence behind a warning.
+    /// A table and a move: the evidence behind a warning. ``evidence(_:)`` names its plain
+    /// rows apart from every id the policy mentions and asks the policy for the decision.
     struct Counterexample {
         var table: Table
         var move: Move
-        var decision: String
+    }
 
-        var notes: [String] {
-            ["counterexample: table: \(TableText.flow(table))",
-             "  move: \(TableText.flow(move)), decided \(decision)"]
+    /// The counterexample as people read it (notes) and as data (JSON for `counterexample`),
+    /// with the decision the whole policy gives: what `check` prints for that table and move.
+    func evidence(_ example: Counterexample, _ compiled: CompiledPolicy) -> (notes: [String], json: String, decision: DecisionKind)? {
+        let table = presentable(example.table)
+        guard let decision = try? compiled.bind(table).decide(example.move) else { return nil }
+        var w = JSONWriter()
+        w.raw("{\"table\": ")
+        TableText.json(table, into: &w)
+        w.raw(", \"move\": ")
+        TableText.json(example.move, into: &w)
+        w.raw(", \"decision\": ")
+        w.string(decision.kind.rawValue)
+        w.raw("}")
+        return (["counterexample: table: \(TableText.flow(table))",
+                 "  move: \(TableText.flow(example.move)), decided \(decision.kind.rawValue)"], w.text, decision.kind)
+    }
+
+    /// The table with each plain row given its own id (`row-1`, `row-2`, ...), none of which
+    /// the policy mentions: the same decisions, and a table a person can read and paste.
+    func presentable(_ table: Table) -> Table {
+        var t = table, n = 0
+        for u in t.sections.indices {
+            for k in t.sections[u].rows.indices where t.sections[u].rows[k].id == enumerator.plainID {
+                var id: String
+                repeat {
+                    n += 1
+                    id = "row-\(n)"
+                } while enumerator.mentionedIDs.contains(id)
+                t.sections[u].rows[k].id = id
+            }
         }
+        return t
     }
 
     /// What the enumeration learned about one rule.
     private struct RuleFacts {
-        var selectsSomething = false
         var changesADecision = false
         var displaced: Counterexample?
-        /// For a dead rule: the other rules broken every time it is (nil until first seen).
-        var alwaysWith: Set<Int>?
         var letsRowsIn = false
         var refusedEntry: Counterexample?
         var capacityExpectsTraffic = false
@@ -64,12 +93,12 @@ public struct PolicyAnalyzer {
         }
         var facts = [RuleFacts](repeating: RuleFacts(), count: rules.count)
         var sectionFacts = [RuleFacts](repeating: RuleFacts(), count: sectionRules.count)
-        var anchors: (rules: (Int, Int), example: Table)? = nil
+        var anchors: (rules: (Int, Int), example: Counterexample)? = nil
         // Row classes that were movable somewhere, and those that could move somewhere.
         var movableClasses: [RowClass: Counterexample] = [:]
         var movingClasses = Set<RowClass>()
 
-        TableEnumerator(policy: policy, bound: bound).forEach { table in
+        enumerator.forEach { table in
             let bound = full.bind(table)
             // Boxed so that looping over them does not copy whole bound policies.
             // Only rules not yet seen changing a decision need their left-out variant bound.
@@ -87,19 +116,12 @@ public struct PolicyAnalyzer {
             let lockedRows: [[Position]] = rules.indices.map { index in
                 bound.holdsWithoutPinning(rule: index) ? bound.rowsHeld(byRule: index).map(\.position) : []
             }
-            for index in rules.indices {
-                let held = bound.rowsHeld(byRule: index)
-                if !held.isEmpty || !(bound.rowsSelected(byRule: index)?.isEmpty ?? true)
-                    || !(bound.sectionsCovered(byRule: index)?.isEmpty ?? true) {
-                    facts[index].selectsSomething = true
-                }
-                if bound.limitsEntry(rule: index) {
-                    facts[index].capacityExpectsTraffic = true
-                }
+            for index in rules.indices where bound.limitsEntry(rule: index) {
+                facts[index].capacityExpectsTraffic = true
             }
-            if anchors == nil { anchors = conflictingAnchors(bound).map { ($0, table) } }
-            for index in sectionRules.indices where !bound.sectionsHeld(bySectionRule: index).isEmpty {
-                sectionFacts[index].selectsSomething = true
+            // Conflicting anchors matter only where they refuse a move no other rule refuses.
+            if anchors == nil, let pair = conflictingAnchors(bound), let move = Self.moveRefusedOnlyBy([pair.0, pair.1], bound, table) {
+                anchors = (pair, Counterexample(table: table, move: move))
             }
             // Every row move.
             for (s, section) in table.sections.enumerated() {
@@ -122,28 +144,21 @@ public struct PolicyAnalyzer {
                                     if valid {
                                         facts[index].letsRowsIn = true
                                     } else if facts[index].refusedEntry == nil {
-                                        facts[index].refusedEntry = Counterexample(table: table, move: .row(from: from, to: to), decision: "not allowed")
+                                        facts[index].refusedEntry = Counterexample(table: table, move: .row(from: from, to: to))
                                     }
                                 }
                             }
                             for index in variants.indices where !facts[index].changesADecision {
                                 if variants[index]?.value.isValid(from: from, to: to) != valid { facts[index].changesADecision = true }
                             }
-                            if !valid && anyUndecided(facts) {
-                                // Only rules not yet seen changing a decision can turn out dead.
-                                let broken = bound.brokenRules(from: from, to: to)
-                                for index in broken where !facts[index].changesADecision {
-                                    let others = Set(broken).subtracting([index])
-                                    facts[index].alwaysWith = facts[index].alwaysWith.map { $0.intersection(others) } ?? others
-                                }
-                            } else if valid && to != from && !lockedRows.allSatisfy(\.isEmpty) {
+                            if valid && to != from && !lockedRows.allSatisfy(\.isEmpty) {
                                 checkDisplacement(lockedRows, from, to, &facts, table)
                             }
                         }
                     }
                     for rowClass in rowClasses(table, from) {
                         if movableClasses[rowClass] == nil {
-                            movableClasses[rowClass] = Counterexample(table: table, move: .row(from: from, to: from), decision: "stuck")
+                            movableClasses[rowClass] = Counterexample(table: table, move: .row(from: from, to: from))
                         }
                         if movedSomewhere { movingClasses.insert(rowClass) }
                     }
@@ -174,7 +189,7 @@ public struct PolicyAnalyzer {
     public func invariantFailures(limit: Int = 10) -> [String] {
         guard let compiled = try? CompiledPolicy(policy) else { return ["the policy does not compile"] }
         var failures: [String] = []
-        TableEnumerator(policy: policy, bound: bound).forEach { table in
+        enumerator.forEach { table in
             let bound = compiled.bind(table)
             let pins = policy.rules.indices.flatMap { bound.rowsHeld(byRule: $0).filter { $0.anchor != nil } }
             for (s, section) in table.sections.enumerated() {
@@ -220,15 +235,11 @@ public struct PolicyAnalyzer {
                 if p.section == from.section && p.row > from.row { row -= 1 }
                 if p.section == to.section && row >= to.row { row += 1 }
                 if row != p.row {
-                    facts[index].displaced = Counterexample(table: table, move: .row(from: from, to: to), decision: "allowed")
+                    facts[index].displaced = Counterexample(table: table, move: .row(from: from, to: to))
                     break
                 }
             }
         }
-    }
-
-    private func anyUndecided(_ facts: [RuleFacts]) -> Bool {
-        facts.contains { !$0.changesADecision }
     }
 
     /// Two pin-type rules holding one row with different anchors.
@@ -265,24 +276,26 @@ public struct PolicyAnalyzer {
         let row = table.sections[p.section].rows[p.row]
         var classes: [RowClass] = []
         if p.row < bound.rows - 1 { classes.append(.index(p.row)) }
-        if row.id != TableEnumerator.plainID { classes.append(.id(row.id)) }
+        if row.id != enumerator.plainID { classes.append(.id(row.id)) }
         if let kind = row.kind { classes.append(.kind(kind)) }
         for tag in row.tags { classes.append(.tag(tag)) }
-        if row.id == TableEnumerator.plainID && row.kind == nil && row.tags.isEmpty { classes.append(.unnamed) }
+        if row.id == enumerator.plainID && row.kind == nil && row.tags.isEmpty { classes.append(.unnamed) }
         return classes
     }
 
     // MARK: - Reporting
 
     private func report(
-        _ facts: [RuleFacts], _ sectionFacts: [RuleFacts], _ anchors: (rules: (Int, Int), example: Table)?,
+        _ facts: [RuleFacts], _ sectionFacts: [RuleFacts], _ anchors: (rules: (Int, Int), example: Counterexample)?,
         _ stuck: [String: Counterexample]
     ) -> [Diagnostic] {
         var out: [Diagnostic] = []
         let rules = policy.rules
+        guard let compiled = try? CompiledPolicy(policy) else { return [] }
         func warn(_ code: DiagnosticCode, _ message: String, _ meta: RuleMetadata, help: String?, example: Counterexample? = nil, notes: [String] = []) {
+            let shown = example.flatMap { evidence($0, compiled) }
             out.append(Diagnostic(.warning, code: code, message: message, file: source.path, span: span(meta),
-                                  help: help, notes: notes + (example?.notes ?? [])))
+                                  help: help, notes: notes + (shown?.notes ?? []), counterexample: shown?.json))
         }
         for (index, rule) in rules.enumerated() {
             let f = facts[index], meta = rule.metadata
@@ -290,25 +303,28 @@ public struct PolicyAnalyzer {
                 warn(.capacityConflict, "capacity '\(meta.id)' has min \(min) above max \(max): no section can satisfy both", meta,
                      help: "a selected section may never hold more than \(max) rows nor fewer than \(min); lower min or raise max")
             }
-            if !f.selectsSomething && !selectorIndexesBeyondBound(rule) {
+            // "Never" only with a proof (AnalysisProofs, docs/ANALYSIS.md): what the tables tried
+            // did not show is no finding.
+            if AnalysisProofs.selectsNothing(rule) {
                 warn(.neverSelects, "rule '\(meta.id)' selects nothing on any table", meta,
-                     help: "an empty list or an impossible combination selects nothing; check the selector")
+                     help: "an empty list, 'first: 0' or 'not: all' selects nothing; check the selector")
                 continue
+            }
+            if let reason = AnalysisProofs.admitsOnlyItsOwn(rule) {
+                warn(.neverSelects, "accept '\(meta.id)' lets no row in from any other section: \(reason)", meta,
+                     help: "to take rows only from some sections, name those in 'from'; to close the sections, write 'from: []'",
+                     example: f.refusedEntry)
             }
             if let example = f.displaced {
                 warn(.lockDisplaced, "rows locked by '\(meta.id)' can still be shifted by moves around them", meta,
                      help: "lock only stops a row from being picked up; use 'pin' to keep it in place", example: example)
             }
-            if !f.changesADecision && f.selectsSomething {
-                var message = "rule '\(meta.id)' never changes a decision on tables up to \(bound)"
-                var help = "remove it, or fix it so that it does what it should"
-                if let shadow = (f.alwaysWith ?? []).min() {
-                    message += "; '\(rules[shadow].metadata.id)' already forbids every move it forbids"
-                    help = "'\(rules[shadow].metadata.id)' covers it; remove one of them"
-                }
-                warn(.deadRule, message, meta, help: help)
+            if !f.changesADecision, let reason = rules.indices.lazy.filter({ $0 != index })
+                .compactMap({ AnalysisProofs.subsumes(rules[$0], rule, oIsEarlier: $0 < index) }).first {
+                warn(.deadRule, "rule '\(meta.id)' never changes whether or where a row can move: \(reason)", meta,
+                     help: "remove one of the two, or change this one so that it does what it should")
             }
-            if rule.kind.argument is AcceptRule, !f.letsRowsIn,
+            if let accept = rule.kind.argument as? AcceptRule, AnalysisProofs.isClosed(accept), !f.letsRowsIn,
                let capacity = rules.indices.first(where: { facts[$0].capacityExpectsTraffic && sharesSection(index, $0) }) {
                 warn(.closedSection, "the sections '\(meta.id)' guards accept no row from any other section, yet capacity '\(rules[capacity].metadata.id)' sets a max for them", meta,
                      help: "if the section should take rows, widen 'from' or 'rows'; if not, drop the capacity", example: f.refusedEntry)
@@ -316,19 +332,43 @@ public struct PolicyAnalyzer {
         }
         for (index, rule) in policy.sectionRules.enumerated() {
             let f = sectionFacts[index]
-            if !f.selectsSomething && !sectionRuleBeyondBound(rule) {
+            let targetsNothing: Bool
+            switch rule.target {
+            case .sections(let s): targetsNothing = AnalysisProofs.selectsNothing(s)
+            case .first(let n), .last(let n): targetsNothing = n == 0
+            }
+            if targetsNothing {
                 warn(.neverSelects, "section rule '\(rule.metadata.id)' selects no section on any table", rule.metadata,
-                     help: "an empty list or an id no table has selects nothing")
-            } else if !f.changesADecision {
-                warn(.deadRule, "section rule '\(rule.metadata.id)' never changes a decision on tables up to \(bound)", rule.metadata,
-                     help: "another section rule already holds the same sections; remove one of them")
+                     help: "an empty list selects nothing; check the selector")
+            } else if !f.changesADecision, let reason = policy.sectionRules.indices.lazy.filter({ $0 != index })
+                .compactMap({ AnalysisProofs.subsumes(policy.sectionRules[$0], rule, oIsEarlier: $0 < index) }).first {
+                warn(.deadRule, "section rule '\(rule.metadata.id)' never changes whether or where a section can move: \(reason)", rule.metadata,
+                     help: "remove one of the two")
             }
         }
-        if let (pair, table) = anchors {
+        // Rows frozen between pins: proved from the pinned positions.
+        for frozen in AnalysisProofs.frozenRows(policy) {
+            let meta = rules[frozen.rule].metadata
+            let which = frozen.fromEnd ? "the row \(frozen.index) from the end" : "the row at index \(frozen.index)"
+            let around = frozen.other.map { frozen.fromEnd ? "rows pinned \($0) and \(frozen.index + 1) from the end" : "rows pinned at \($0) and \(frozen.index + 1)" }
+                ?? (frozen.fromEnd ? "the end and the row pinned 1 from the end" : "the start and the row pinned at 1")
+            // One section, long enough: the frozen row dropped at the far end of its section.
+            let n = frozen.rows + 1
+            let i = frozen.fromEnd ? n - 1 - frozen.index : frozen.index
+            let to = frozen.fromEnd ? 0 : n - 1
+            var table = Table(sections: [Section(rows: Array(repeating: Row(id: enumerator.plainID), count: n))])
+            if case .some(let refs)? = frozen.section, case .id(let id)? = refs.first { table.sections[0].id = id }
+            warn(.stuckRow, "\(which) can never change place within its section: \(around) hold both its neighbours", meta,
+                 help: "if the row is meant to stay, pin it too; otherwise leave a gap of two rows between the pins",
+                 example: Counterexample(table: table, move: .row(from: Position(section: 0, row: i), to: Position(section: 0, row: to))))
+        }
+        if let (pair, example) = anchors {
+            // Reported only with a move that they alone refuse: where other rules (keep-in-section)
+            // already fix every section's size, the two anchors decide nothing.
             let a = rules[pair.0].metadata, b = rules[pair.1].metadata
             warn(.conflictingAnchors, "'\(a.id)' and '\(b.id)' pin the same row to opposite ends", b,
-                 help: "a row held at both its index and its distance from the end keeps its whole section's size fixed: no row can enter or leave; give both rules the same anchor",
-                 notes: ["counterexample: table: \(TableText.flow(table))"])
+                 help: "a row held at both its index and its distance from the end keeps its whole section's size fixed: no row can enter or leave; pin it with one anchor",
+                 example: example)
         }
         // One warning for stuck rows: the most general class first (named rows, then positions).
         let order = stuck.keys.sorted { a, b in
@@ -344,16 +384,34 @@ public struct PolicyAnalyzer {
             }
             if let to = destinations.first(where: { $0 != from }), let blocker = bound.brokenRules(from: from, to: to).first {
                 let meta = rules[blocker].metadata
-                var notes = Counterexample(table: example.table, move: .row(from: from, to: to), decision: "not allowed").notes
+                let shown = evidence(Counterexample(table: example.table, move: .row(from: from, to: to)), compiled)
+                var notes = shown?.notes ?? []
                 if order.count > 1 { notes.insert("also stuck: " + order.dropFirst().joined(separator: "; "), at: 0) }
                 out.append(Diagnostic(.warning, code: .stuckRow,
-                                      message: "\(name) can never move anywhere on tables up to \(self.bound), though no lock or pin holds them",
+                                      message: "\(name) could not move anywhere on any table tried (up to \(self.bound)), though no lock or pin holds them",
                                       file: source.path, span: span(meta),
                                       help: "if that is intended, say so with 'lock' or 'pin'; otherwise loosen '\(meta.id)'",
-                                      notes: notes))
+                                      notes: notes, counterexample: shown?.json))
             }
         }
         return Diagnostic.sorted(out)
+    }
+
+    /// A move of a row that can be picked up, into or out of its section, that only `rules` refuse.
+    static func moveRefusedOnlyBy(_ rules: [Int], _ bound: BoundPolicy, _ table: Table) -> Move? {
+        for (s, section) in table.sections.enumerated() {
+            for i in section.rows.indices where bound.canMove(Position(section: s, row: i)) {
+                let from = Position(section: s, row: i)
+                for (t, target) in table.sections.enumerated() {
+                    for j in 0..<(t == s ? target.rows.count : target.rows.count + 1) where t != s {
+                        let to = Position(section: t, row: j)
+                        let broken = bound.brokenRules(from: from, to: to)
+                        if !broken.isEmpty, broken.allSatisfy(rules.contains) { return .row(from: from, to: to) }
+                    }
+                }
+            }
+        }
+        return nil
     }
 
     private func sharesSection(_ a: Int, _ b: Int) -> Bool {
@@ -363,29 +421,6 @@ public struct PolicyAnalyzer {
     private func sectionSelector(of index: Int) -> SectionSelector? {
         let argument = policy.rules[index].kind.argument
         return (argument as? AcceptRule)?.section ?? (argument as? CapacityRule)?.section
-    }
-
-    /// Whether a rule names an index the analysed tables cannot have (then "selects nothing" is no finding).
-    private func selectorIndexesBeyondBound(_ rule: RowRule) -> Bool {
-        func sections(_ s: SectionSelector?) -> Bool {
-            guard case .some(let refs)? = s else { return false }
-            return refs.contains { if case .index(let i) = $0 { i >= bound.sections || i < -bound.sections } else { false } }
-        }
-        func rows(_ s: RowSelector) -> Bool {
-            if sections(s.section) { return true }
-            if case .indices(let list)? = s.position { return list.contains { $0 >= bound.rows || $0 < -bound.rows } }
-            return false
-        }
-        let mentions = rule.kind.unit.mentions
-        return mentions.sections.contains(where: sections) || mentions.rows.contains(where: rows)
-    }
-
-    private func sectionRuleBeyondBound(_ rule: SectionRule) -> Bool {
-        switch rule.kind {
-        case .lock(.sections(.some(let refs))), .pin(.sections(.some(let refs)), _):
-            return refs.contains { if case .index(let i) = $0 { i >= bound.sections || i < -bound.sections } else { false } }
-        default: return false
-        }
     }
 
     /// The rule item's first line, for the code frame.

@@ -10,7 +10,10 @@ struct TableEnumerator {
     /// Section variants (their rows are filled in per shape).
     let sectionVariants: [Section]
 
-    static let plainID = "·"
+    /// The id of rows the policy does not name: one no selector mentions.
+    let plainID: String
+    /// Every row id the policy's selectors mention (counterexamples name their plain rows apart from these).
+    let mentionedIDs: Set<String>
 
     init(policy: Policy, bound: AnalysisBound) {
         self.bound = bound
@@ -50,12 +53,16 @@ struct TableEnumerator {
             default: break
             }
         }
+        mentionedIDs = Set(ids)
+        var plain = "·"
+        while mentionedIDs.contains(plain) { plain += "·" }
+        plainID = plain
         func unique(_ list: [String]) -> [String] {
             var seen = Set<String>()
             return list.filter { seen.insert($0).inserted }
         }
-        variants = unique(ids).map { Row(id: $0) } + unique(kinds).map { Row(id: Self.plainID, kind: $0) }
-            + unique(tags).map { Row(id: Self.plainID, tags: [$0]) }
+        variants = unique(ids).map { Row(id: $0) } + unique(kinds).map { Row(id: plain, kind: $0) }
+            + unique(tags).map { Row(id: plain, tags: [$0]) }
         let words = [Section(rows: [])] + unique(sectionIDs).map { Section(id: $0, rows: []) }
             + unique(sectionKinds).map { Section(kind: $0, rows: []) } + unique(sectionTags).map { Section(tags: [$0], rows: []) }
         let names = unique(attributes)
@@ -95,10 +102,10 @@ struct TableEnumerator {
     /// variant in turn ("filler"): where a policy lets only named rows move (`lock: { not:
     /// { kind: card } }`), a card must meet a header, a bucket section or another card.
     private func tables(shape: [Int], _ body: (Table) -> Bool) -> Bool {
-        for filler in [Row(id: Self.plainID)] + variants {
+        for filler in [Row(id: plainID)] + variants {
             let base = Table(sections: shape.map { Section(rows: Array(repeating: filler, count: $0)) })
             // A variant filler on an empty shape is the plain table again.
-            if filler.id != Self.plainID || filler.kind != nil || !filler.tags.isEmpty {
+            if filler.id != plainID || filler.kind != nil || !filler.tags.isEmpty {
                 guard shape.contains(where: { $0 > 0 }) else { continue }
             }
             if !body(base) { return false }

@@ -79,6 +79,10 @@ public enum DiagnosticRenderer {
             w.key("help")
             w.string(help)
         }
+        if let counterexample = d.counterexample {
+            w.key("counterexample")
+            w.bytes(counterexample)
+        }
         w.raw(" }")
     }
 
@@ -95,6 +99,8 @@ public enum DiagnosticRenderer {
             properties += ",title=\(escapeProperty("reorder-policy \(d.code)"))"
             var message = d.message
             if let help = d.help { message += "\nhelp: \(help)" }
+            // The evidence, as the text output shows it (the JSON form is in --format json and SARIF).
+            for note in d.notes where note.hasPrefix("counterexample") || note.hasPrefix("  move") { message += "\n" + note }
             out += "::\(command) \(properties)::\(escapeData(message))\n"
         }
         let files = report.documents.count
@@ -179,7 +185,14 @@ public enum DiagnosticRenderer {
                 w.raw(", \"endColumn\": ")
                 w.int(d.span.end.column)
             }
-            w.raw(" } } } ] }")
+            w.raw(" } } } ]")
+            if let counterexample = d.counterexample {
+                // A property bag (SARIF §3.8): the table, move and decision that show the finding.
+                w.raw(", \"properties\": { \"counterexample\": ")
+                w.bytes(counterexample)
+                w.raw(" }")
+            }
+            w.raw(" }")
         }
         w.raw(report.diagnostics.isEmpty ? "]\n" : "\n      ]\n")
         w.raw("    }\n  ]\n}\n")

@@ -1,19 +1,115 @@
 /// Tables and moves written as one-line YAML, ready to paste into a policy test or `explain`.
 enum TableText {
+    /// The table as a one-line table file: every section's id, kind, tags and attributes, every row.
     static func flow(_ table: Table) -> String {
         let sections = table.sections.map { section -> String in
             let rows = section.rows.map { row -> String in
-                let id = quote(row.id == TableEnumerator.plainID ? "row" : row.id)
+                let id = quote(row.id)
                 guard row.kind != nil || !row.tags.isEmpty else { return id }
                 var parts = ["id: \(id)"]
                 if let kind = row.kind { parts.append("kind: \(quote(kind))") }
                 if !row.tags.isEmpty { parts.append("tags: [\(row.tags.map(quote).joined(separator: ", "))]") }
                 return "{ \(parts.joined(separator: ", ")) }"
             }
-            let id = section.id.map { "id: \(quote($0)), " } ?? ""
-            return "{ \(id)rows: [\(rows.joined(separator: ", "))] }"
+            var parts: [String] = []
+            if let id = section.id { parts.append("id: \(quote(id))") }
+            if let kind = section.kind { parts.append("kind: \(quote(kind))") }
+            if !section.tags.isEmpty { parts.append("tags: [\(section.tags.map(quote).joined(separator: ", "))]") }
+            if !section.attributes.isEmpty {
+                parts.append("attributes: { \(section.attributes.sorted { $0.key < $1.key }.map { "\(quote($0.key)): \($0.value)" }.joined(separator: ", ")) }")
+            }
+            parts.append("rows: [\(rows.joined(separator: ", "))]")
+            return "{ \(parts.joined(separator: ", ")) }"
         }
         return "{ sections: [\(sections.joined(separator: ", "))] }"
+    }
+
+    /// The table as JSON in the table-file shape (SPEC §3, §8.2).
+    static func json(_ table: Table, into w: inout JSONWriter) {
+        w.raw("{\"sections\": [")
+        for (u, section) in table.sections.enumerated() {
+            if u > 0 { w.raw(", ") }
+            w.raw("{")
+            var first = true
+            func key(_ name: StaticString) {
+                if !first { w.raw(", ") }
+                first = false
+                w.string(String(describing: name))
+                w.raw(": ")
+            }
+            if let id = section.id {
+                key("id")
+                w.string(id)
+            }
+            if let kind = section.kind {
+                key("kind")
+                w.string(kind)
+            }
+            if !section.tags.isEmpty {
+                key("tags")
+                strings(section.tags, into: &w)
+            }
+            if !section.attributes.isEmpty {
+                key("attributes")
+                w.raw("{")
+                for (n, (name, value)) in section.attributes.sorted(by: { $0.key < $1.key }).enumerated() {
+                    if n > 0 { w.raw(", ") }
+                    w.string(name)
+                    w.raw(": ")
+                    w.int(value)
+                }
+                w.raw("}")
+            }
+            key("rows")
+            w.raw("[")
+            for (k, row) in section.rows.enumerated() {
+                if k > 0 { w.raw(", ") }
+                if row.kind == nil && row.tags.isEmpty {
+                    w.string(row.id)
+                    continue
+                }
+                w.raw("{\"id\": ")
+                w.string(row.id)
+                if let kind = row.kind {
+                    w.raw(", \"kind\": ")
+                    w.string(kind)
+                }
+                if !row.tags.isEmpty {
+                    w.raw(", \"tags\": ")
+                    strings(row.tags, into: &w)
+                }
+                w.raw("}")
+            }
+            w.raw("]}")
+        }
+        w.raw("]}")
+    }
+
+    /// The move as a moves-file item (SPEC §5).
+    static func json(_ move: Move, into w: inout JSONWriter) {
+        switch move {
+        case .row(let f, let t):
+            w.raw("{\"from\": ")
+            w.pair(f.section, f.row)
+            w.raw(", \"to\": ")
+            w.pair(t.section, t.row)
+            w.raw("}")
+        case .section(let a, let b):
+            w.raw("{\"section-from\": ")
+            w.int(a)
+            w.raw(", \"section-to\": ")
+            w.int(b)
+            w.raw("}")
+        }
+    }
+
+    private static func strings(_ list: [String], into w: inout JSONWriter) {
+        w.raw("[")
+        for (n, s) in list.enumerated() {
+            if n > 0 { w.raw(", ") }
+            w.string(s)
+        }
+        w.raw("]")
     }
 
     static func flow(_ move: Move) -> String {

@@ -1,0 +1,197 @@
+/// Claims about *every* table, proved from the policy's text (docs/ANALYSIS.md): the analysis
+/// says "never" or "remove one of them" only with one of these arguments behind it. Each
+/// holds for every table whatever its size, because it follows from what the selectors can
+/// select at all, or from one rule's effects containing another's.
+enum AnalysisProofs {
+    // MARK: Selectors that select nothing
+
+    /// Whether `s` selects no row of any table: an empty list (`[]`, `id: []`, `kind: []`,
+    /// `tag: []`, `index: []`), `first: 0` or `last: 0`, a `section` that selects no section,
+    /// or `not: all`. A list selects nothing when each of its items does.
+    static func selectsNothing(_ s: RowSelector) -> Bool {
+        if let items = s.alternatives { return items.allSatisfy(selectsNothing) }
+        if s.ids == [] || s.kinds == [] || s.tags == [] { return true }
+        switch s.position {
+        case .indices(let list)? where list.isEmpty: return true
+        case .first(0)?, .last(0)?: return true
+        default: break
+        }
+        if let section = s.section, selectsNothing(section) { return true }
+        if let not = s.not, not == .all { return true }
+        return false
+    }
+
+    /// Whether `s` selects no section of any table (`[]`, or every entry an empty filter).
+    static func selectsNothing(_ s: SectionSelector) -> Bool {
+        guard case .some(let refs) = s else { return false }
+        return refs.allSatisfy { ref in
+            guard case .matching(let f) = ref else { return false }
+            if f.indices == [] || f.ids == [] || f.kinds == [] || f.tags == [] { return true }
+            if let not = f.not, not == .all { return true }
+            return false
+        }
+    }
+
+    /// The selector that says which rows or sections a rule is about (not `from` or `rows` of
+    /// an accept: `from: []` is how a section is closed, on purpose).
+    static func subject(_ rule: RowRule) -> (rows: RowSelector?, sections: SectionSelector?) {
+        switch rule.kind.argument {
+        case let r as LockRule: (r.rows, nil)
+        case let r as PinRule: (r.rows, nil)
+        case let r as KeepInSectionRule: (r.rows, nil)
+        case let r as KeepOrderRule: (nil, r.section)
+        case let r as AcceptRule: (nil, r.section)
+        case let r as CapacityRule: (nil, r.section)
+        case let r as ReserveRule: (nil, r.section)
+        default: (nil, nil)
+        }
+    }
+
+    /// Whether the rule's subject selects nothing on every table.
+    static func selectsNothing(_ rule: RowRule) -> Bool {
+        let (rows, sections) = subject(rule)
+        if let rows, selectsNothing(rows) { return true }
+        if let sections, selectsNothing(sections) { return true }
+        return false
+    }
+
+    /// An accept whose `rows` or `from` names exactly the sections it guards: a row entering
+    /// one of those sections comes from another section, which that selector never selects
+    /// unless it shares the guarded section's id, kind or tags. The reason, or nil.
+    static func admitsOnlyItsOwn(_ rule: RowRule) -> String? {
+        guard let accept = rule.kind.argument as? AcceptRule, accept.section != .all else { return nil }
+        if accept.from == accept.section {
+            return "'from' names the same sections it guards, and a row moving within a section is not entering it"
+        }
+        if let section = accept.rows.section, section == accept.section {
+            return "its 'rows' must already be in the sections it guards, and a row entering one comes from another"
+        }
+        return nil
+    }
+
+    /// Whether an accept lets no row in from any other section, on every table: its `from`
+    /// or `rows` selects nothing, or names only the guarded sections.
+    static func isClosed(_ accept: AcceptRule) -> Bool {
+        if selectsNothing(accept.from) || selectsNothing(accept.rows) { return true }
+        if accept.section != .all && (accept.from == accept.section || accept.rows.section == accept.section) { return true }
+        return false
+    }
+
+    // MARK: One rule's effects inside another's
+
+    /// Why rule `r` can never change whether or where a row moves, given rule `o`; nil when
+    /// no argument applies. Rules combine by conjunction, so a rule whose every refusal is
+    /// also another rule's refusal is redundant on every table.
+    static func subsumes(_ o: RowRule, _ r: RowRule, oIsEarlier: Bool) -> String? {
+        if o.kind == r.kind && oIsEarlier { return "it repeats '\(o.metadata.id)'" }
+        func covers(_ y: RowSelector, _ x: RowSelector) -> Bool { y == x || y == .all }
+        switch (o.kind.argument, r.kind.argument) {
+        case (let pin as PinRule, let lock as LockRule) where covers(pin.rows, lock.rows):
+            return "'\(o.metadata.id)' pins the rows it locks, and a pinned row cannot be picked up either"
+        case (let a as LockRule, let b as LockRule) where a.rows == .all && b.rows != .all:
+            return "'\(o.metadata.id)' locks every row"
+        case (let a as KeepInSectionRule, let b as KeepInSectionRule) where a.rows == .all && b.rows != .all:
+            return "'\(o.metadata.id)' keeps every row in its section"
+        case (let pin as PinRule, let keep as KeepInSectionRule) where covers(pin.rows, keep.rows):
+            return "'\(o.metadata.id)' pins the rows it keeps, and a pinned row cannot be picked up"
+        case (let lock as LockRule, let keep as KeepInSectionRule) where covers(lock.rows, keep.rows):
+            return "'\(o.metadata.id)' locks the rows it keeps, and a locked row cannot be picked up"
+        default:
+            return nil
+        }
+    }
+
+    /// Why section rule `r` is redundant given `o`, or nil.
+    static func subsumes(_ o: SectionRule, _ r: SectionRule, oIsEarlier: Bool) -> String? {
+        if o.kind == r.kind && oIsEarlier { return "it repeats '\(o.metadata.id)'" }
+        if case .pin(let t, _) = o.kind, case .lock(let u) = r.kind, t == u {
+            return "'\(o.metadata.id)' pins the sections it locks, and a pinned section cannot be picked up either"
+        }
+        return nil
+    }
+
+    // MARK: Rows frozen between pins
+
+    /// A row that no rule holds yet can never change place within its section: it sits
+    /// alone between two rows pinned to the same end (or between that end and a pinned row),
+    /// so its section's only valid slot for it is its own. Found from positional pins (no
+    /// id, kind, tag or `not`) with the same section selector: true for every table whose
+    /// section is long enough to have the pinned row after it.
+    struct Frozen {
+        /// The later of the two pins (where the warning points).
+        let rule: Int
+        /// Index of the frozen row, from the start (`fromEnd` false) or from the end.
+        let index: Int
+        let fromEnd: Bool
+        /// The other pinned index around it (nil: the section's edge).
+        let other: Int?
+        /// Rows a section needs for the frozen row to exist with both neighbours pinned.
+        let rows: Int
+        let section: SectionSelector?
+    }
+
+    static func frozenRows(_ policy: Policy) -> [Frozen] {
+        // Pinned indices per (section selector, end), with the rule that pins each.
+        var pinned: [SectionKey: [Int: Int]] = [:]
+        for (index, rule) in policy.rules.enumerated() {
+            guard let pin = rule.kind.argument as? PinRule else { continue }
+            for (position, anchor) in positions(pin.rows, anchor: pin.anchor) {
+                let key = SectionKey(section: pin.rows.section, fromEnd: anchor == .end)
+                if pinned[key]?[position] == nil { pinned[key, default: [:]][position] = index }
+            }
+        }
+        var out: [Frozen] = []
+        // Rows a lock or pin holds by position are meant to stay: not findings.
+        var held: [SectionKey: Set<Int>] = [:]
+        for rule in policy.rules {
+            guard let lock = rule.kind.argument as? LockRule else { continue }
+            for (position, anchor) in positions(lock.rows, anchor: nil) {
+                held[SectionKey(section: lock.rows.section, fromEnd: anchor == .end), default: []].insert(position)
+            }
+        }
+        for (key, rules) in pinned.sorted(by: { !$0.key.fromEnd && $1.key.fromEnd }) {
+            // Every section, or the sections with one id: a counterexample table is then one section.
+            if let section = key.section, case .some(let refs) = section {
+                guard refs.count == 1, case .id = refs[0] else { continue }
+            }
+            let set = Set(rules.keys)
+            for k in set.sorted() {
+                // Row k + 1 has pinned rows (or the edge) on both sides: k and k + 2.
+                let row = k + 1
+                guard !set.contains(row), set.contains(row + 1), !(held[key]?.contains(row) ?? false) else { continue }
+                out.append(Frozen(rule: Swift.max(rules[k]!, rules[row + 1]!), index: row, fromEnd: key.fromEnd, other: k,
+                                  rows: row + 2, section: key.section))
+            }
+            if !set.contains(0), set.contains(1), !(held[key]?.contains(0) ?? false) {
+                out.append(Frozen(rule: rules[1]!, index: 0, fromEnd: key.fromEnd, other: nil, rows: 2, section: key.section))
+            }
+        }
+        return out
+    }
+
+    private struct SectionKey: Hashable {
+        let section: SectionSelector?
+        let fromEnd: Bool
+    }
+
+    /// The indices a purely positional selector pins, each with its anchor (SPEC §7: `last`
+    /// and negative indices count from the end unless the anchor says otherwise). Nil for
+    /// selectors that also look at ids, kinds, tags, `not` or lists.
+    private static func positions(_ s: RowSelector, anchor: Anchor?) -> [(Int, Anchor)] {
+        guard s.alternatives == nil, s.not == nil, s.ids == nil, s.kinds == nil, s.tags == nil, let position = s.position else { return [] }
+        switch position {
+        case .first(let n):
+            // Anchored at the end, the first rows' distance from the end depends on the size.
+            guard anchor ?? .start == .start else { return [] }
+            return (0..<n).map { ($0, .start) }
+        case .last(let n):
+            guard anchor ?? .end == .end else { return [] }
+            return (0..<n).map { ($0, .end) }
+        case .indices(let list):
+            return list.compactMap { i in
+                if i >= 0 { return anchor ?? .start == .start ? (i, .start) : nil }
+                return anchor ?? .end == .end ? (-1 - i, .end) : nil
+            }
+        }
+    }
+}
