@@ -60,8 +60,10 @@ public enum DiagnosticCatalog {
               help: "Lower `min` or raise `max`: no section can satisfy both."),
         Entry(code: .conflictingAnchors, summary: "Two rules pin the same row to opposite ends.",
               help: "A row held at its index and at its distance from the end fixes its section's size; give both rules one anchor."),
-        Entry(code: .stuckRow, summary: "Rows that no rule holds, yet cannot change place: alone between two pins, or with nowhere to go on every table tried.",
+        Entry(code: .stuckRow, summary: "A row that no rule holds, yet can never change place within its section: alone between two pins.",
               help: "If that is intended, say so with `lock` or `pin`; otherwise move the pins apart or loosen the rule the warning names."),
+        Entry(code: .analysisBudget, summary: "The analysis ran out of its time budget before trying every table up to the bound.",
+              help: "Raise --analysis-budget (or analysis.budget in .reorder-policy.yml), or lower --analysis-bound; warnings that were made hold as stated."),
     ]
 
     /// The summary of `code`.

@@ -27,6 +27,8 @@ public struct ProjectConfig: Sendable {
     public var analysisEnabled: Bool
     /// `analysis.bound`, when given.
     public var analysisBound: AnalysisBound?
+    /// `analysis.budget` in seconds, when given.
+    public var analysisBudget: Double?
     /// `format.<command>`: the default output format of a command.
     public var formats: [String: String]
 
@@ -36,7 +38,7 @@ public struct ProjectConfig: Sendable {
     /// Codes a config may change: the warnings. Errors stay errors (a policy that cannot load
     /// must never pass because of a config file).
     public static let configurableCodes: [DiagnosticCode] = [
-        .lockDisplaced, .deadRule, .neverSelects, .closedSection, .capacityConflict, .conflictingAnchors, .stuckRow,
+        .lockDisplaced, .deadRule, .neverSelects, .closedSection, .capacityConflict, .conflictingAnchors, .stuckRow, .analysisBudget,
     ]
 
     /// Output formats per command (the CLI's `--format` values).
@@ -54,6 +56,7 @@ public struct ProjectConfig: Sendable {
         severities = [:]
         analysisEnabled = true
         analysisBound = nil
+        analysisBudget = nil
         formats = [:]
     }
 
@@ -97,6 +100,9 @@ public struct ProjectConfig: Sendable {
         let diagnostics = Diagnostic.sorted(decoder.d.diagnostics)
         return (diagnostics.isEmpty ? config : nil, diagnostics)
     }
+
+    /// A number of seconds above 0 as `--analysis-budget` and `analysis.budget` take it (`5`, `0.5`).
+    public static func seconds(_ text: String) -> Double? { ConfigDecoder.seconds(text, plain: true) }
 
     /// Whether a file found by walking a directory is taken: `path` as the walk joined it.
     public func takes(_ path: String) -> Bool {
@@ -158,7 +164,8 @@ public struct ProjectConfig: Sendable {
               "additionalProperties": false,
               "properties": {
                 "enabled": { "type": "boolean" },
-                "bound": { "type": "string", "pattern": "^[1-6]x[1-8]$", "description": "SECTIONSxROWS, as --analysis-bound." }
+                "bound": { "type": "string", "pattern": "^[1-6]x[1-8]$", "description": "SECTIONSxROWS, as --analysis-bound." },
+                "budget": { "type": "number", "exclusiveMinimum": 0, "description": "Seconds per policy file, as --analysis-budget." }
               }
             },
             "format": {
@@ -306,12 +313,19 @@ struct ConfigDecoder {
         if let entry = keys["include"] { config.include = globs(entry.value, "include") }
         if let entry = keys["exclude"] { config.exclude = globs(entry.value, "exclude") }
         if let entry = keys["severity"] { config.severities = severities(entry.value) }
-        if let entry = keys["analysis"], let analysis = d.mapping(entry.value, in: "'analysis'", known: ["enabled", "bound"]) {
+        if let entry = keys["analysis"], let analysis = d.mapping(entry.value, in: "'analysis'", known: ["enabled", "bound", "budget"]) {
             if let enabled = analysis["enabled"] {
                 switch enabled.value.scalar {
                 case "true"?: config.analysisEnabled = true
                 case "false"?: config.analysisEnabled = false
                 default: d.error(.typeMismatch, "expected true or false for 'analysis.enabled', found \(enabled.value.typeName)", enabled.value)
+                }
+            }
+            if let budget = analysis["budget"], let text = d.text(budget.value, expected: "a number of seconds for 'analysis.budget'") {
+                if let value = ConfigDecoder.seconds(text, plain: budget.value.scalarStyle?.isPlain ?? false) {
+                    config.analysisBudget = value
+                } else {
+                    d.error(.invalidValue, "'analysis.budget' expects a number of seconds above 0 such as 5 or 0.5, found '\(text)'", budget.value)
                 }
             }
             if let bound = analysis["bound"], let text = d.text(bound.value, expected: "SECTIONSxROWS for 'analysis.bound'") {
@@ -337,6 +351,13 @@ struct ConfigDecoder {
             }
         }
         return config
+    }
+
+    /// A plain decimal number of seconds above 0 (`5`, `0.5`), as `--analysis-budget` takes.
+    static func seconds(_ text: String, plain: Bool) -> Double? {
+        guard plain, !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              text.filter({ $0 == "." }).count <= 1, let value = Double(text), value > 0, value.isFinite else { return nil }
+        return value
     }
 
     private mutating func globs(_ node: YAMLNode, _ key: String) -> [Glob] {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ReorderPolicy
 
 struct Lint: ParsableCommand {
@@ -39,7 +40,14 @@ struct Lint: ParsableCommand {
             help: "Largest tables the analysis tries, as SECTIONSxROWS, at most 6x8 (default: the configuration's analysis.bound, else \(AnalysisBound.standard)).")
     var analysisBound: String?
 
+    @Option(name: .customLong("analysis-budget"), parsing: .unconditional,
+            help: ArgumentHelp("Seconds the analysis may spend per policy file; past it lint says what it could not try (default: the configuration's analysis.budget, else \(PolicyAnalyzer.defaultBudget.formatted())).", valueName: "seconds"))
+    var analysisBudget: String?
+
     func validate() throws {
+        if let analysisBudget, ConfigDecoderBridge.seconds(analysisBudget) == nil {
+            throw ValidationError("--analysis-budget expects a number of seconds above 0, such as 5 or 0.5")
+        }
         if let analysisBound, AnalysisBound(analysisBound) == nil {
             throw ValidationError("--analysis-bound expects SECTIONSxROWS such as 3x4 (sections 1...6, rows 1...8)")
         }
@@ -50,7 +58,12 @@ struct Lint: ParsableCommand {
         let config = try configOption.load()
         let bound = analysisBound.flatMap(AnalysisBound.init) ?? config?.analysisBound ?? .standard
         let analyse = !noAnalysis && (config?.analysisEnabled ?? true)
-        let report = Linter.lint(paths, strict: strict, config: config, onlyPolicies: onlyPolicies, analysis: analyse ? { PolicyAnalyzer.analyze($0, bound: bound) } : nil)
+        let budget = analysisBudget.flatMap(ConfigDecoderBridge.seconds) ?? config?.analysisBudget ?? PolicyAnalyzer.defaultBudget
+        let progress = ProgressLine()
+        let report = Linter.lint(paths, strict: strict, config: config, onlyPolicies: onlyPolicies, analysis: analyse ? { document in
+            defer { progress.clear() }
+            return PolicyAnalyzer.analyze(document, bound: bound, budget: budget) { progress.show("analysing \(document.source.path): \($0) tables") }
+        } : nil)
         switch format ?? config?.formats["lint"].flatMap(Format.init) ?? .text {
         case .text: FileOutput.standardOutput(DiagnosticRenderer.lintText(report, style: .standardOutput))
         case .json: FileOutput.standardOutput(DiagnosticRenderer.lintJSON(report))
@@ -58,5 +71,31 @@ struct Lint: ParsableCommand {
         case .github: FileOutput.standardOutput(DiagnosticRenderer.github(report))
         }
         throw ExitCode(report.exitStatus)
+    }
+}
+
+/// Parses `--analysis-budget` as the configuration does.
+enum ConfigDecoderBridge {
+    static func seconds(_ text: String) -> Double? { ProjectConfig.seconds(text) }
+}
+
+/// A line on standard error that says what a long run is doing: only on a terminal, only
+/// after a second, rewritten in place and cleared when the work is done.
+final class ProgressLine {
+    private let start = ContinuousClock.now
+    private let enabled = isatty(2) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    private var shown = false
+
+    func show(_ text: String) {
+        guard enabled, ContinuousClock.now - start > .seconds(1) else { return }
+        let seconds = Int((ContinuousClock.now - start).components.seconds)
+        FileOutput.standardError("\r\u{1B}[K" + text + " (\(seconds) s)")
+        shown = true
+    }
+
+    func clear() {
+        guard shown else { return }
+        FileOutput.standardError("\r\u{1B}[K")
+        shown = false
     }
 }

@@ -81,6 +81,9 @@ import Testing
         ("format: { check: json }\n", "1:11: error[unknown-key]: unknown key 'check' in 'format'"),
         ("analysis: { bound: 9x9 }\n", "1:20: error[invalid-value]: 'analysis.bound' expects SECTIONSxROWS"),
         ("analysis: { enabled: yes }\n", "1:22: error[type-mismatch]: expected true or false for 'analysis.enabled'"),
+        ("analysis: { budget: 0 }\n", "1:21: error[invalid-value]: 'analysis.budget' expects a number of seconds above 0"),
+        ("analysis: { budget: '5' }\n", "1:21: error[invalid-value]: 'analysis.budget' expects a number of seconds above 0"),
+        ("analysis: { budget: 1e3 }\n", "1:21: error[invalid-value]: 'analysis.budget' expects a number of seconds above 0"),
         ("include: \"[abc\"\n", "1:10: error[invalid-value]: '[abc' is not a glob pattern"),
         ("include: { a: 1 }\n", "1:10: error[type-mismatch]"),
         ("exclude: &a x\n", "error[yaml-alias]"),
@@ -95,6 +98,20 @@ import Testing
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.contains(root.path + "/.reorder-policy.yml:") && result.stderr.contains(expected), "\(result.stderr)")
             #expect(result.stderr.contains("nothing was checked"))
+        }
+    }
+
+    @Test func theAnalysisBudgetComesFromTheConfigOrTheOption() throws {
+        let root = try project("analysis: { budget: 0.01, bound: 6x8 }\n")
+        let spent = try CLI.run(["lint", "--format", "json", "policies/warns.yaml"], in: root)
+        #expect(spent.status == 0 && spent.stdout.contains("\"analysis-budget\""), "\(spent.stdout)")
+        let roomy = try CLI.run(["lint", "--format", "json", "--analysis-budget", "60", "--analysis-bound", "2x2", "policies/warns.yaml"], in: root)
+        #expect(!roomy.stdout.contains("\"analysis-budget\""), "\(roomy.stdout)")
+        let off = try project("analysis: { budget: 0.01, bound: 6x8 }\nseverity: { analysis-budget: off }\n")
+        #expect(!(try CLI.run(["lint", "--format", "json", "policies/warns.yaml"], in: off).stdout.contains("analysis-budget")))
+        for bad in ["0", "-1", "fast", "1e3"] {
+            let usage = try CLI.run(["lint", "--analysis-budget", bad, "policies/warns.yaml"], in: root)
+            #expect(usage.status == 2 && usage.stderr.contains("--analysis-budget expects a number of seconds"), "\(bad): \(usage.stderr)")
         }
     }
 

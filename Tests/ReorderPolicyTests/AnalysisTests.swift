@@ -116,12 +116,34 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map { "\($0.file):\($0.span.start.line) \($0.code) \($0.message)" })")
     }
 
-    @Test func largerBoundsFindMore() throws {
-        // With four rows, every unpinned row sits next to a pin; with five, two can swap.
+    @Test func provedFindingsDoNotDependOnTheBound() throws {
+        // The row between two pins is frozen on every table: even the smallest bound says so.
         let text = "reorder-policy: 1\nname: t\nrules:\n  - pin: { index: [0, 2] }\n  - keep-in-section: all\n"
         let document = PolicyLoader.load(text: text, path: "a.yaml")
-        #expect(PolicyAnalyzer.analyze(document, bound: AnalysisBound(sections: 1, rows: 4)).contains { $0.code == .stuckRow })
-        #expect(PolicyAnalyzer.analyze(document, bound: AnalysisBound(sections: 1, rows: 5)).contains { $0.code == .stuckRow && $0.message.hasPrefix("rows the policy") } == false)
+        for bound in [AnalysisBound(sections: 1, rows: 1), AnalysisBound(sections: 2, rows: 5)] {
+            #expect(PolicyAnalyzer.analyze(document, bound: bound).contains { $0.code == .stuckRow })
+        }
+        // What no table tried showed is no finding: titles in a settings screen only move in
+        // sortable sections, a combination the enumeration does not build.
+        let settings = PolicyLoader.load(text: """
+            reorder-policy: 1
+            name: s
+            rules:
+              - keep-order: { not: { tag: sortable } }
+              - pin: { first: 1, kind: title }
+              - keep-in-section: all
+            """, path: "s.yaml")
+        #expect(PolicyAnalyzer.analyze(settings).isEmpty)
+    }
+
+    @Test func aSpentBudgetIsSaidAndKeepsWhatWasFound() throws {
+        let document = PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n  - lock: { first: 1 }\n", path: "a.yaml")
+        let findings = PolicyAnalyzer.analyze(document, bound: AnalysisBound(sections: 6, rows: 8), budget: 0.05)
+        let budget = try #require(findings.first { $0.code == .analysisBudget }, "\(findings.map(\.code))")
+        #expect(budget.severity == .warning && budget.message.contains("0.05 s"))
+        // The lock's counterexample comes from the first, smallest tables: still found.
+        #expect(findings.contains { $0.code == .lockDisplaced })
+        #expect(!PolicyAnalyzer.analyze(document, bound: AnalysisBound(sections: 2, rows: 2), budget: 10).contains { $0.code == .analysisBudget })
     }
 }
 

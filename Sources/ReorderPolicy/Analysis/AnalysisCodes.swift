@@ -15,6 +15,8 @@ extension DiagnosticCode {
     public static let conflictingAnchors: Self = "conflicting-anchors"
     /// Rows that are not held but can never move anywhere.
     public static let stuckRow: Self = "stuck-row"
+    /// The analysis ran out of its time budget before trying every table.
+    public static let analysisBudget: Self = "analysis-budget"
 }
 
 /// How large the tables analysed by `lint` are.

@@ -1,4 +1,5 @@
 import SpannedYAML
+import Foundation
 /// Bounded analysis of a policy's behaviour: tries every move on every small table
 /// (see `TableEnumerator`) and reports warnings, each with a concrete counterexample
 /// that `explain` can show.
@@ -20,11 +21,18 @@ public struct PolicyAnalyzer {
         enumerator = TableEnumerator(policy: policy, bound: bound)
     }
 
-    /// Analyses a loaded document (nothing for one with errors).
-    public static func analyze(_ document: PolicyDocument, bound: AnalysisBound = .standard) -> [Diagnostic] {
+    /// Analyses a loaded document (nothing for one with errors). With a `budget` (seconds),
+    /// the enumeration stops when it is spent and an `analysis-budget` warning says so;
+    /// `progress` is called now and then with the number of tables tried.
+    public static func analyze(
+        _ document: PolicyDocument, bound: AnalysisBound = .standard, budget: Double? = nil, progress: ((Int) -> Void)? = nil
+    ) -> [Diagnostic] {
         guard let policy = document.policy else { return [] }
-        return PolicyAnalyzer(policy: policy, source: document.source, bound: bound).run()
+        return PolicyAnalyzer(policy: policy, source: document.source, bound: bound).run(budget: budget, progress: progress)
     }
+
+    /// The default time budget of `lint`'s analysis per policy file, in seconds.
+    public static let defaultBudget = 5.0
 
     /// A table and a move: the evidence behind a warning. ``evidence(_:)`` names its plain
     /// rows apart from every id the policy mentions and asks the policy for the decision.
@@ -69,42 +77,31 @@ public struct PolicyAnalyzer {
 
     /// What the enumeration learned about one rule.
     private struct RuleFacts {
-        var changesADecision = false
         var displaced: Counterexample?
         var letsRowsIn = false
         var refusedEntry: Counterexample?
         var capacityExpectsTraffic = false
     }
 
-    /// Runs every check.
-    public func run() -> [Diagnostic] {
+    /// Runs every check; see ``analyze(_:bound:budget:progress:)`` for `budget` and `progress`.
+    public func run(budget: Double? = nil, progress: ((Int) -> Void)? = nil) -> [Diagnostic] {
+        let clock = ContinuousClock()
+        let deadline = budget.map { clock.now.advanced(by: .milliseconds(Int($0 * 1000))) }
+        var tried = 0, stopped = false
         guard let full = try? CompiledPolicy(policy) else { return [] }
-        let rules = policy.rules, sectionRules = policy.sectionRules
-        // Each rule left out in turn, to see whether it ever changes a decision.
-        let without: [CompiledPolicy?] = rules.indices.map { index in
-            var p = policy
-            p.rules.remove(at: index)
-            return try? CompiledPolicy(p)
-        }
-        let withoutSection: [CompiledPolicy?] = sectionRules.indices.map { index in
-            var p = policy
-            p.sectionRules.remove(at: index)
-            return try? CompiledPolicy(p)
-        }
+        let rules = policy.rules
         var facts = [RuleFacts](repeating: RuleFacts(), count: rules.count)
-        var sectionFacts = [RuleFacts](repeating: RuleFacts(), count: sectionRules.count)
         var anchors: (rules: (Int, Int), example: Counterexample)? = nil
         // Row classes that were movable somewhere, and those that could move somewhere.
-        var movableClasses: [RowClass: Counterexample] = [:]
-        var movingClasses = Set<RowClass>()
 
         enumerator.forEach { table in
-            let bound = full.bind(table)
-            // Boxed so that looping over them does not copy whole bound policies.
-            // Only rules not yet seen changing a decision need their left-out variant bound.
-            let variants = without.indices.map { index in
-                facts[index].changesADecision ? nil : without[index].map { Box($0.bind(table)) }
+            tried += 1
+            if tried % 256 == 0 { progress?(tried) }
+            if let deadline, clock.now > deadline {
+                stopped = true
+                return false
             }
+            let bound = full.bind(table)
             // Selection, anchors and capacity expectations.
             // Per table, once: which sections each accept/capacity rule covers, which rows each lock holds.
             let covered: [[Bool]] = rules.indices.map { index in
@@ -128,17 +125,12 @@ public struct PolicyAnalyzer {
                 for i in section.rows.indices {
                     let from = Position(section: s, row: i)
                     let movable = bound.canMove(from)
-                    for index in variants.indices where !facts[index].changesADecision {
-                        if variants[index]?.value.canMove(from) != movable { facts[index].changesADecision = true }
-                    }
                     guard movable else { continue }
-                    var movedSomewhere = false
                     for (t, target) in table.sections.enumerated() {
                         let slots = t == s ? target.rows.count : target.rows.count + 1
                         for j in 0..<slots {
                             let to = Position(section: t, row: j)
                             let valid = bound.isValid(from: from, to: to)
-                            if valid && to != from { movedSomewhere = true }
                             if t != s {
                                 for index in coveringRules[t] {
                                     if valid {
@@ -148,39 +140,25 @@ public struct PolicyAnalyzer {
                                     }
                                 }
                             }
-                            for index in variants.indices where !facts[index].changesADecision {
-                                if variants[index]?.value.isValid(from: from, to: to) != valid { facts[index].changesADecision = true }
-                            }
                             if valid && to != from && !lockedRows.allSatisfy(\.isEmpty) {
                                 checkDisplacement(lockedRows, from, to, &facts, table)
                             }
                         }
                     }
-                    for rowClass in rowClasses(table, from) {
-                        if movableClasses[rowClass] == nil {
-                            movableClasses[rowClass] = Counterexample(table: table, move: .row(from: from, to: from))
-                        }
-                        if movedSomewhere { movingClasses.insert(rowClass) }
-                    }
-                }
-            }
-            // Every section move.
-            let sectionVariants = withoutSection.indices.map { index in
-                sectionFacts[index].changesADecision ? nil : withoutSection[index].map { Box($0.bind(table)) }
-            }
-            for a in table.sections.indices {
-                for index in sectionVariants.indices where !sectionFacts[index].changesADecision {
-                    guard let variant = sectionVariants[index] else { continue }
-                    if variant.value.canMoveSection(a) != bound.canMoveSection(a) { sectionFacts[index].changesADecision = true }
-                    for b in table.sections.indices where variant.value.isValidSectionMove(from: a, to: b) != bound.isValidSectionMove(from: a, to: b) {
-                        sectionFacts[index].changesADecision = true
-                    }
                 }
             }
             return true
         }
-        let stuck = movableClasses.filter { !movingClasses.contains($0.key) }
-        return report(facts, sectionFacts, anchors, Dictionary(uniqueKeysWithValues: stuck.map { ($0.key.name, $0.value) }))
+        // "Could not move on any table tried" needs every table up to the bound.
+        var out = report(facts, anchors)
+        if stopped, let budget {
+            out.append(Diagnostic(
+                .warning, code: .analysisBudget,
+                message: "the analysis stopped when its budget of \(budget.formatted()) s ran out, after \(tried) tables up to \(bound): warnings that need a counterexample from the tables not tried may be missing",
+                file: source.path, span: Span(at: .start),
+                help: "raise --analysis-budget (or 'analysis.budget' in .reorder-policy.yml), or lower --analysis-bound; the warnings above hold as stated"))
+        }
+        return Diagnostic.sorted(out)
     }
 
     /// Checks the engine's own invariants on every enumerated table: targets are valid and
@@ -255,39 +233,10 @@ public struct PolicyAnalyzer {
         return nil
     }
 
-    /// A class of rows for "rows like this can never move": by the word a row carries, and by
-    /// its index (only below the last index the bound allows, so that every such row also
-    /// appears with rows after it).
-    enum RowClass: Hashable {
-        case index(Int), id(String), kind(String), tag(String), unnamed
-
-        var name: String {
-            switch self {
-            case .index(let k): "the row at index \(k)"
-            case .id(let v): "rows with id '\(v)'"
-            case .kind(let v): "rows of kind '\(v)'"
-            case .tag(let v): "rows tagged '\(v)'"
-            case .unnamed: "rows the policy does not name"
-            }
-        }
-    }
-
-    private func rowClasses(_ table: Table, _ p: Position) -> [RowClass] {
-        let row = table.sections[p.section].rows[p.row]
-        var classes: [RowClass] = []
-        if p.row < bound.rows - 1 { classes.append(.index(p.row)) }
-        if row.id != enumerator.plainID { classes.append(.id(row.id)) }
-        if let kind = row.kind { classes.append(.kind(kind)) }
-        for tag in row.tags { classes.append(.tag(tag)) }
-        if row.id == enumerator.plainID && row.kind == nil && row.tags.isEmpty { classes.append(.unnamed) }
-        return classes
-    }
-
     // MARK: - Reporting
 
     private func report(
-        _ facts: [RuleFacts], _ sectionFacts: [RuleFacts], _ anchors: (rules: (Int, Int), example: Counterexample)?,
-        _ stuck: [String: Counterexample]
+        _ facts: [RuleFacts], _ anchors: (rules: (Int, Int), example: Counterexample)?
     ) -> [Diagnostic] {
         var out: [Diagnostic] = []
         let rules = policy.rules
@@ -319,8 +268,7 @@ public struct PolicyAnalyzer {
                 warn(.lockDisplaced, "rows locked by '\(meta.id)' can still be shifted by moves around them", meta,
                      help: "lock only stops a row from being picked up; use 'pin' to keep it in place", example: example)
             }
-            if !f.changesADecision, let reason = rules.indices.lazy.filter({ $0 != index })
-                .compactMap({ AnalysisProofs.subsumes(rules[$0], rule, oIsEarlier: $0 < index) }).first {
+            if let reason = Self.redundancy(of: index, in: rules) {
                 warn(.deadRule, "rule '\(meta.id)' never changes whether or where a row can move: \(reason)", meta,
                      help: "remove one of the two, or change this one so that it does what it should")
             }
@@ -331,7 +279,6 @@ public struct PolicyAnalyzer {
             }
         }
         for (index, rule) in policy.sectionRules.enumerated() {
-            let f = sectionFacts[index]
             let targetsNothing: Bool
             switch rule.target {
             case .sections(let s): targetsNothing = AnalysisProofs.selectsNothing(s)
@@ -340,8 +287,7 @@ public struct PolicyAnalyzer {
             if targetsNothing {
                 warn(.neverSelects, "section rule '\(rule.metadata.id)' selects no section on any table", rule.metadata,
                      help: "an empty list selects nothing; check the selector")
-            } else if !f.changesADecision, let reason = policy.sectionRules.indices.lazy.filter({ $0 != index })
-                .compactMap({ AnalysisProofs.subsumes(policy.sectionRules[$0], rule, oIsEarlier: $0 < index) }).first {
+            } else if let reason = Self.redundancy(ofSection: index, in: policy.sectionRules) {
                 warn(.deadRule, "section rule '\(rule.metadata.id)' never changes whether or where a section can move: \(reason)", rule.metadata,
                      help: "remove one of the two")
             }
@@ -370,31 +316,19 @@ public struct PolicyAnalyzer {
                  help: "a row held at both its index and its distance from the end keeps its whole section's size fixed: no row can enter or leave; pin it with one anchor",
                  example: example)
         }
-        // One warning for stuck rows: the most general class first (named rows, then positions).
-        let order = stuck.keys.sorted { a, b in
-            let ra = a.hasPrefix("rows") ? 0 : 1, rb = b.hasPrefix("rows") ? 0 : 1
-            return (ra, a) < (rb, b)
-        }
-        if let name = order.first, let example = stuck[name], case .row(let from, _) = example.move,
-           let bound = try? CompiledPolicy(policy).bind(example.table) {
-            // Locate at the first rule that refuses this row's first other destination.
-            let destinations = example.table.sections.indices.flatMap { t in
-                (0..<(t == from.section ? example.table.sections[t].rows.count : example.table.sections[t].rows.count + 1))
-                    .map { Position(section: t, row: $0) }
-            }
-            if let to = destinations.first(where: { $0 != from }), let blocker = bound.brokenRules(from: from, to: to).first {
-                let meta = rules[blocker].metadata
-                let shown = evidence(Counterexample(table: example.table, move: .row(from: from, to: to)), compiled)
-                var notes = shown?.notes ?? []
-                if order.count > 1 { notes.insert("also stuck: " + order.dropFirst().joined(separator: "; "), at: 0) }
-                out.append(Diagnostic(.warning, code: .stuckRow,
-                                      message: "\(name) could not move anywhere on any table tried (up to \(self.bound)), though no lock or pin holds them",
-                                      file: source.path, span: span(meta),
-                                      help: "if that is intended, say so with 'lock' or 'pin'; otherwise loosen '\(meta.id)'",
-                                      notes: notes, counterexample: shown?.json))
-            }
-        }
         return Diagnostic.sorted(out)
+    }
+
+    /// Why rule `index` is redundant on every table (AnalysisProofs), or nil.
+    package static func redundancy(of index: Int, in rules: [RowRule]) -> String? {
+        rules.indices.lazy.filter { $0 != index }
+            .compactMap { AnalysisProofs.subsumes(rules[$0], rules[index], oIsEarlier: $0 < index) }.first
+    }
+
+    /// Why section rule `index` is redundant on every table, or nil.
+    package static func redundancy(ofSection index: Int, in rules: [SectionRule]) -> String? {
+        rules.indices.lazy.filter { $0 != index }
+            .compactMap { AnalysisProofs.subsumes(rules[$0], rules[index], oIsEarlier: $0 < index) }.first
     }
 
     /// A move of a row that can be picked up, into or out of its section, that only `rules` refuse.
@@ -428,10 +362,4 @@ public struct PolicyAnalyzer {
         guard let l = meta.location else { return Span(at: .start) }
         return ExplainText.ruleSpan(source, l)
     }
-}
-
-/// A reference to a value, so arrays of large structs can be walked without copying them.
-final class Box<Value> {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

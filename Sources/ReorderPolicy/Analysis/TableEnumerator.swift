@@ -15,28 +15,43 @@ struct TableEnumerator {
     /// Every row id the policy's selectors mention (counterexamples name their plain rows apart from these).
     let mentionedIDs: Set<String>
 
+    /// Row variants used as the filler around the varied row: words that occur under a `not`.
+    let fillers: [Row]
+
     init(policy: Policy, bound: AnalysisBound) {
         self.bound = bound
-        var ids: [String] = [], kinds: [String] = [], tags: [String] = []
-        var sectionIDs: [String] = [], sectionKinds: [String] = [], sectionTags: [String] = [], attributes: [String] = []
-        func add(_ selector: RowSelector) {
-            ids += selector.ids ?? []
-            kinds += selector.kinds ?? []
-            tags += selector.tags ?? []
+        // Each word with the selectors that name it (its signature). Two words named by
+        // exactly the same selectors are interchangeable on every table — a row's id, kind or
+        // tag matters only through those selectors — so one word per signature is tried
+        // (a selector listing 1,000 ids adds one row variant, not 1,000).
+        var ids = Words(), kinds = Words(), tags = Words()
+        var sectionIDs = Words(), sectionKinds = Words(), sectionTags = Words()
+        var attributes: [String] = [], negated = Set<String>()
+        var selectorCount = 0
+        func add(_ selector: RowSelector, underNot: Bool) {
+            selectorCount += 1
+            let n = selectorCount
+            for id in selector.ids ?? [] { ids.add(id, n); if underNot { negated.insert("id:" + id) } }
+            for kind in selector.kinds ?? [] { kinds.add(kind, n); if underNot { negated.insert("kind:" + kind) } }
+            for tag in selector.tags ?? [] { tags.add(tag, n); if underNot { negated.insert("tag:" + tag) } }
             if let s = selector.section { addSections(s) }
-            selector.alternatives?.forEach(add)
-            if let not = selector.not { add(not) }
+            selector.alternatives?.forEach { add($0, underNot: underNot) }
+            if let not = selector.not { add(not, underNot: true) }
         }
         func addSections(_ s: SectionSelector) {
             guard case .some(let refs) = s else { return }
+            selectorCount += 1
+            let n = selectorCount
             for ref in refs {
                 switch ref {
                 case .index: break
-                case .id(let id): sectionIDs.append(id)
+                case .id(let id): sectionIDs.add(id, n)
                 case .matching(let f):
-                    sectionIDs += f.ids ?? []
-                    sectionKinds += f.kinds ?? []
-                    sectionTags += f.tags ?? []
+                    selectorCount += 1
+                    let m = selectorCount
+                    for id in f.ids ?? [] { sectionIDs.add(id, m) }
+                    for kind in f.kinds ?? [] { sectionKinds.add(kind, m) }
+                    for tag in f.tags ?? [] { sectionTags.add(tag, m) }
                     if let not = f.not { addSections(not) }
                 }
             }
@@ -44,7 +59,7 @@ struct TableEnumerator {
         for rule in policy.rules {
             let mentions = rule.kind.unit.mentions
             mentions.sections.forEach(addSections)
-            mentions.rows.forEach(add)
+            mentions.rows.forEach { add($0, underNot: false) }
             attributes += mentions.attributes
         }
         for rule in policy.sectionRules {
@@ -53,7 +68,7 @@ struct TableEnumerator {
             default: break
             }
         }
-        mentionedIDs = Set(ids)
+        mentionedIDs = Set(ids.all)
         var plain = "·"
         while mentionedIDs.contains(plain) { plain += "·" }
         plainID = plain
@@ -61,10 +76,16 @@ struct TableEnumerator {
             var seen = Set<String>()
             return list.filter { seen.insert($0).inserted }
         }
-        variants = unique(ids).map { Row(id: $0) } + unique(kinds).map { Row(id: plain, kind: $0) }
-            + unique(tags).map { Row(id: plain, tags: [$0]) }
-        let words = [Section(rows: [])] + unique(sectionIDs).map { Section(id: $0, rows: []) }
-            + unique(sectionKinds).map { Section(kind: $0, rows: []) } + unique(sectionTags).map { Section(tags: [$0], rows: []) }
+        let idWords = ids.representatives, kindWords = kinds.representatives, tagWords = tags.representatives
+        variants = idWords.map { Row(id: $0) } + kindWords.map { Row(id: plain, kind: $0) } + tagWords.map { Row(id: plain, tags: [$0]) }
+        // The rows around the varied one are plain, and each negated word in turn: where a
+        // policy lets only named rows move (`lock: { not: { kind: card } }`), a card must meet
+        // a header or another card.
+        fillers = idWords.filter { negated.contains("id:" + $0) }.map { Row(id: $0) }
+            + kindWords.filter { negated.contains("kind:" + $0) }.map { Row(id: plain, kind: $0) }
+            + tagWords.filter { negated.contains("tag:" + $0) }.map { Row(id: plain, tags: [$0]) }
+        let words = [Section(rows: [])] + sectionIDs.representatives.map { Section(id: $0, rows: []) }
+            + sectionKinds.representatives.map { Section(kind: $0, rows: []) } + sectionTags.representatives.map { Section(tags: [$0], rows: []) }
         let names = unique(attributes)
         var profiles = Array(words.dropFirst())
         if !names.isEmpty {
@@ -78,6 +99,23 @@ struct TableEnumerator {
             }
         }
         sectionVariants = profiles
+    }
+
+    /// Words in the order first mentioned, with the selectors that name each.
+    struct Words {
+        private(set) var all: [String] = []
+        private var signatures: [String: [Int]] = [:]
+
+        mutating func add(_ word: String, _ selector: Int) {
+            if signatures[word] == nil { all.append(word) }
+            if signatures[word]?.last != selector { signatures[word, default: []].append(selector) }
+        }
+
+        /// The first word of each signature.
+        var representatives: [String] {
+            var seen = Set<[Int]>()
+            return all.filter { seen.insert(signatures[$0]!).inserted }
+        }
     }
 
     /// Calls `body` with every table, smallest first; stops when it returns false.
@@ -102,7 +140,7 @@ struct TableEnumerator {
     /// variant in turn ("filler"): where a policy lets only named rows move (`lock: { not:
     /// { kind: card } }`), a card must meet a header, a bucket section or another card.
     private func tables(shape: [Int], _ body: (Table) -> Bool) -> Bool {
-        for filler in [Row(id: plainID)] + variants {
+        for filler in [Row(id: plainID)] + fillers {
             let base = Table(sections: shape.map { Section(rows: Array(repeating: filler, count: $0)) })
             // A variant filler on an empty shape is the plain table again.
             if filler.id != plainID || filler.kind != nil || !filler.tags.isEmpty {
