@@ -64,6 +64,8 @@ public enum DiagnosticCatalog {
               help: "If that is intended, say so with `lock` or `pin`; otherwise move the pins apart or loosen the rule the warning names."),
         Entry(code: .analysisBudget, summary: "The analysis ran out of its time budget before trying every table up to the bound.",
               help: "Raise --analysis-budget (or analysis.budget in .reorder-policy.yml), or lower --analysis-bound; warnings that were made hold as stated."),
+        Entry(code: .unusedWaiver, summary: "A waiver comment (# reorder-policy: allow CODE) that matches no finding of its rule.",
+              help: "Remove the waiver, or name the code of a warning the rule on that line has."),
     ]
 
     /// The summary of `code`.

@@ -13,6 +13,9 @@ public struct LintReport: Sendable {
         self.unreadable = unreadable
     }
 
+    /// Warnings acknowledged by waiver comments, files in order (not counted).
+    public var suppressed: [SuppressedFinding] { documents.flatMap(\.suppressed) }
+
     /// Every diagnostic, files in order, each file's sorted by position.
     public var diagnostics: [Diagnostic] { unreadable + documents.flatMap(\.diagnostics) }
 
@@ -84,6 +87,10 @@ public enum Linter {
                 document.diagnostics = Diagnostic.sorted(document.diagnostics + analysis(document))
             }
             if let config { document.diagnostics = config.apply(to: document.diagnostics) }
+            // Waiver comments: judged only when the analysis ran (else nothing could match them).
+            let waivers = Waivers.find(in: document.source)
+            (document.diagnostics, document.suppressed) = Waivers.apply(
+                waivers, to: document.diagnostics, file: document.source.path, judged: analysis != nil && !document.hasErrors)
             if strict {
                 for d in document.diagnostics.indices { document.diagnostics[d].severity = .error }
             }

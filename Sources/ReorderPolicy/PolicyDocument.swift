@@ -11,6 +11,8 @@ public struct PolicyDocument: Sendable {
     public var diagnostics: [Diagnostic]
     /// Whether the file's top level is a mapping with a `reorder-policy` key.
     public var declaresPolicy: Bool
+    /// Analysis warnings acknowledged by waiver comments (filled by ``Linter``).
+    public var suppressed: [SuppressedFinding] = []
 
     /// True when any diagnostic is an error.
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }

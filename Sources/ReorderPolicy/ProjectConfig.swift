@@ -38,7 +38,7 @@ public struct ProjectConfig: Sendable {
     /// Codes a config may change: the warnings. Errors stay errors (a policy that cannot load
     /// must never pass because of a config file).
     public static let configurableCodes: [DiagnosticCode] = [
-        .lockDisplaced, .deadRule, .neverSelects, .closedSection, .capacityConflict, .conflictingAnchors, .stuckRow, .analysisBudget,
+        .lockDisplaced, .deadRule, .neverSelects, .closedSection, .capacityConflict, .conflictingAnchors, .stuckRow, .analysisBudget, .unusedWaiver,
     ]
 
     /// Output formats per command (the CLI's `--format` values).

@@ -206,3 +206,51 @@ enum ProcessInfoPath {
         #expect(d.notes.contains { $0.hasPrefix("counterexample: table: ") && $0.contains("id: Done") })
     }
 }
+
+/// Waiver comments: a policy author acknowledges one warning of one rule.
+@Suite struct WaiverTests {
+    static let text = """
+        reorder-policy: 1
+        name: ads
+        rules:
+          - lock: { kind: ad }   # reorder-policy: allow lock-displaced -- ads are re-placed by the server
+            id: ads
+          # reorder-policy: allow dead-rule -- kept while the old app version is live
+
+          - lock: { kind: ad }
+            id: ads-again
+          - pin: { first: 1 } # reorder-policy: allow stuck-row
+          - pin: { tag: [] } # reorder-policy: allow never-selects
+          - pin: { kind: [] } # reorder-policy: allow capacity-conflict
+        """
+
+    func lint(_ text: String, analysis: Bool = true) throws -> LintReport {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("waivers-\(getpid())-\(UUID().uuidString.prefix(6)).yaml")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return Linter.lint([file.path], analysis: analysis ? { PolicyAnalyzer.analyze($0) } : nil)
+    }
+
+    @Test func waiversSuppressTheirFindingAndSayWhy() throws {
+        let report = try lint(Self.text)
+        let suppressed = report.suppressed.map { "\($0.diagnostic.span.start.line) \($0.diagnostic.code) \($0.justification)" }
+        #expect(suppressed.sorted() == ["11 never-selects ", "4 lock-displaced ads are re-placed by the server",
+                                        "8 dead-rule kept while the old app version is live"], "\(suppressed)")
+        let kept = report.diagnostics.map { "\($0.span.start.line) \($0.code)" }
+        // ads-again's own lock-displaced is not waived; the two waivers that match nothing say so.
+        #expect(kept == ["8 lock-displaced", "10 unused-waiver", "12 never-selects", "12 unused-waiver"], "\(kept)")
+        #expect(report.warnings == 4 && report.exitStatus == 0)
+        // JSON lists them apart, with the reason.
+        let json = DiagnosticRenderer.lintJSON(report)
+        #expect(json.contains("\"suppressed\": [") && json.contains("\"justification\": \"ads are re-placed by the server\""))
+        #expect(json.contains("\"summary\": {\"files\": 1, \"errors\": 0, \"warnings\": 4}"))
+        // SARIF marks them as suppressed in source.
+        #expect(DiagnosticRenderer.sarif(report, toolVersion: "t").contains("\"suppressions\": [ { \"kind\": \"inSource\", \"justification\": \"ads are re-placed by the server\" } ]"))
+    }
+
+    @Test func errorsCannotBeWaivedAndUnjudgedWaiversStayQuiet() throws {
+        let broken = try lint("reorder-policy: 1\nname: b\nrules:\n  - pin: { first: x }  # reorder-policy: allow type-mismatch\n")
+        #expect(broken.errors == 1 && broken.suppressed.isEmpty)
+        let unanalysed = try lint(Self.text, analysis: false)
+        #expect(!unanalysed.diagnostics.contains { $0.code == .unusedWaiver })
+    }
+}

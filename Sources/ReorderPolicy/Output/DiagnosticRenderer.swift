@@ -38,6 +38,7 @@ public enum DiagnosticRenderer {
         let files = report.documents.count
         let summary = "checked \(files) policy file\(files == 1 ? "" : "s"): "
             + "\(report.errors) error\(report.errors == 1 ? "" : "s"), \(report.warnings) warning\(report.warnings == 1 ? "" : "s")"
+            + (report.suppressed.isEmpty ? "" : ", \(report.suppressed.count) suppressed by waivers")
         let tail = report.errors > 0 ? style.red(summary) : (report.warnings > 0 ? style.yellow(summary) : style.green(summary))
         return (blocks + [tail]).joined(separator: "\n\n") + "\n"
     }
@@ -50,7 +51,19 @@ public enum DiagnosticRenderer {
             w.raw(n == 0 ? "\n    " : ",\n    ")
             diagnosticJSON(d, into: &w)
         }
-        w.closeList(empty: report.diagnostics.isEmpty, summary: [
+        if !report.suppressed.isEmpty {
+            // Acknowledged findings, apart from the counted ones, each with its waiver's reason.
+            w.raw(report.diagnostics.isEmpty ? "],\n  \"suppressed\": [" : "\n  ],\n  \"suppressed\": [")
+            for (n, s) in report.suppressed.enumerated() {
+                w.raw(n == 0 ? "\n    " : ",\n    ")
+                w.raw("{ \"justification\": ")
+                w.string(s.justification)
+                w.raw(", \"diagnostic\": ")
+                diagnosticJSON(s.diagnostic, into: &w)
+                w.raw(" }")
+            }
+        }
+        w.closeList(empty: report.diagnostics.isEmpty && report.suppressed.isEmpty, summary: [
             "files": report.documents.count, "errors": report.errors, "warnings": report.warnings,
         ])
         return w.text
@@ -136,8 +149,11 @@ public enum DiagnosticRenderer {
 
     /// SARIF 2.1.0: one run, every code used listed as a rule, results with physical locations.
     public static func sarif(_ report: LintReport, toolVersion: String) -> String {
-        let codes = Array(Set(report.diagnostics.map(\.code))).sorted()
-        let fingerprints = Self.fingerprints(report)
+        // Suppressed findings are results too, marked as suppressed in source (SARIF §3.35):
+        // code scanning shows them as dismissed, with the waiver's reason.
+        let results = report.diagnostics.map { ($0, nil as String?) } + report.suppressed.map { ($0.diagnostic, $0.justification as String?) }
+        let codes = Array(Set(results.map(\.0.code))).sorted()
+        let fingerprints = Self.fingerprints(report, results.map(\.0))
         var w = JSONWriter()
         w.raw("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n")
         w.raw("      \"tool\": { \"driver\": { \"name\": \"reorder-policy\", \"version\": ")
@@ -156,12 +172,12 @@ public enum DiagnosticRenderer {
             w.raw(" }, \"help\": { \"text\": ")
             w.string(DiagnosticCatalog.help(code))
             w.raw(" }, \"defaultConfiguration\": { \"level\": ")
-            w.string(report.diagnostics.first { $0.code == code }?.severity == .warning ? "warning" : "error")
+            w.string(results.first { $0.0.code == code }?.0.severity == .warning ? "warning" : "error")
             w.raw(" } }")
         }
         w.raw(codes.isEmpty ? "] } },\n" : "\n      ] } },\n")
         w.raw("      \"results\": [")
-        for (n, d) in report.diagnostics.enumerated() {
+        for (n, (d, justification)) in results.enumerated() {
             w.raw(n == 0 ? "\n        " : ",\n        ")
             w.raw("{ \"ruleId\": ")
             w.string(d.code.rawValue)
@@ -186,6 +202,11 @@ public enum DiagnosticRenderer {
                 w.int(d.span.end.column)
             }
             w.raw(" } } } ]")
+            if let justification {
+                w.raw(", \"suppressions\": [ { \"kind\": \"inSource\", \"justification\": ")
+                w.string(justification)
+                w.raw(" } ]")
+            }
             if let counterexample = d.counterexample {
                 // A property bag (SARIF §3.8): the table, move and decision that show the finding.
                 w.raw(", \"properties\": { \"counterexample\": ")
@@ -194,7 +215,7 @@ public enum DiagnosticRenderer {
             }
             w.raw(" }")
         }
-        w.raw(report.diagnostics.isEmpty ? "]\n" : "\n      ]\n")
+        w.raw(results.isEmpty ? "]\n" : "\n      ]\n")
         w.raw("    }\n  ]\n}\n")
         return w.text
     }
@@ -222,11 +243,11 @@ extension DiagnosticRenderer {
     /// code, the file, the message and the text of the line it points at — not the line
     /// number, so a finding keeps its fingerprint when lines are added above it. Findings that
     /// share all of these are told apart by their order among them. One pass, a line index per file.
-    static func fingerprints(_ report: LintReport) -> [String] {
+    static func fingerprints(_ report: LintReport, _ diagnostics: [Diagnostic]) -> [String] {
         var lines: [String: SourceLines] = [:]
         for document in report.documents { lines[document.source.path] = SourceLines(document.source) }
         var seen: [String: Int] = [:]
-        return report.diagnostics.map { d in
+        return diagnostics.map { d in
             let text = lines[d.file]?.line(d.span.start.line) ?? ""
             var scalars = Array(text.unicodeScalars)
             while let last = scalars.last, last == " " || last == "\t" || last == "\r" { scalars.removeLast() }
