@@ -136,3 +136,35 @@ import Testing
         #expect(own.stdout.contains("checked 6 policy files"), "\(own.stdout)")
     }
 }
+
+/// The analysis's progress line: on a terminal only (script(1) gives one), after a second,
+/// and cleared before the findings; never in a pipe.
+@Suite struct ProgressLineTests {
+    @Test func aLongAnalysisShowsProgressOnATerminalOnly() throws {
+        let args = ["lint", "--analysis-bound", "6x8", "--analysis-budget", "2.5", "--format", "json", "policies/board.yaml"]
+        let command = ([CLI.executable.path] + args).map { "'\($0)'" }.joined(separator: " ")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        p.arguments = ["-qec", command, "/dev/null"]
+        p.currentDirectoryURL = CLI.packageRoot
+        var env = ProcessInfo.processInfo.environment
+        env["TERM"] = "xterm"
+        p.environment = env
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(text.contains("analysing policies/board.yaml: ") && text.contains(" tables (1 s)"), "\(text.prefix(400))")
+        // Cleared after the last update, before the JSON is printed.
+        let last = try #require(text.range(of: "analysing", options: .backwards))
+        let rest = text[last.upperBound...]
+        let clear = try #require(rest.range(of: "\r\u{1B}[K"), "the line is cleared")
+        #expect(rest[clear.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("{"))
+        // In a pipe: no progress, only the JSON.
+        let piped = try CLI.run(args)
+        #expect(!piped.stderr.contains("analysing"), "\(piped.stderr)")
+        #expect(piped.stdout.contains("\"analysis-budget\""))
+    }
+}
