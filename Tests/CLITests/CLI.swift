@@ -84,6 +84,35 @@ enum CLI {
         return url.path
     }
 
+    /// Runs another program (`arguments[0]` found on PATH) in `directory`, with `extra`
+    /// variables and without `removing`: its status and standard output, with standard error
+    /// too when `mergingErrors`. Standard input is /dev/null.
+    static func program(_ arguments: [String], in directory: URL = packageRoot, environment extra: [String: String] = [:],
+                        removing: [String] = [], mergingErrors: Bool = true) throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : "/usr/bin/env")
+        p.arguments = arguments[0].hasPrefix("/") ? Array(arguments.dropFirst()) : arguments
+        p.currentDirectoryURL = directory
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in extra { env[k] = v }
+        for k in removing { env[k] = nil }
+        p.environment = env
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = mergingErrors ? out : FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Runs the CLI with `arguments` on a terminal (script(1) gives it one): what the terminal shows.
+    static func onTerminal(_ arguments: [String], environment extra: [String: String] = [:], removing: [String] = []) throws -> String {
+        let command = ([executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        return try program(["/usr/bin/script", "-qec", command, "/dev/null"], environment: extra, removing: removing, mergingErrors: false).output
+    }
+
     /// A fresh folder under the system temporary folder holding `files` (relative path → text).
     static func tree(_ files: [String: String]) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("reorder-policy-tree-\(getpid())-\(UUID().uuidString.prefix(8))")

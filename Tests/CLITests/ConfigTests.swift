@@ -142,20 +142,7 @@ import Testing
 @Suite struct ProgressLineTests {
     @Test func aLongAnalysisShowsProgressOnATerminalOnly() throws {
         let args = ["lint", "--analysis-bound", "6x8", "--analysis-budget", "2.5", "--format", "json", "policies/board.yaml"]
-        let command = ([CLI.executable.path] + args).map { "'\($0)'" }.joined(separator: " ")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        p.arguments = ["-qec", command, "/dev/null"]
-        p.currentDirectoryURL = CLI.packageRoot
-        var env = ProcessInfo.processInfo.environment
-        env["TERM"] = "xterm"
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let text = try CLI.onTerminal(args, environment: ["TERM": "xterm"])
         #expect(text.contains("analysing policies/board.yaml: ") && text.contains(" tables (1 s)"), "\(text.prefix(400))")
         // Cleared after the last update, before the JSON is printed.
         let last = try #require(text.range(of: "analysing", options: .backwards))

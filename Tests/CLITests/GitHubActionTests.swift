@@ -8,24 +8,11 @@ import Testing
     static let script = CLI.packageRoot.appendingPathComponent("scripts/github-action").path
 
     static func step(_ inputs: [String: String], in directory: URL) throws -> (status: Int32, stdout: String, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: script)
-        p.arguments = [CLI.executable.path]
-        p.currentDirectoryURL = directory
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
         let outputFile = directory.appendingPathComponent("github-output").path
         FileManager.default.createFile(atPath: outputFile, contents: nil)
-        env["GITHUB_OUTPUT"] = outputFile
-        for (k, v) in inputs { env[k] = v }
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self), try String(contentsOfFile: outputFile, encoding: .utf8))
+        let run = try CLI.program([script, CLI.executable.path], in: directory,
+                                  environment: inputs.merging(["NO_COLOR": "1", "GITHUB_OUTPUT": outputFile]) { $1 }, mergingErrors: false)
+        return (run.status, run.output, try String(contentsOfFile: outputFile, encoding: .utf8))
     }
 
     @Test(.enabled(if: CLI.python("yaml") || CLI.inCI, "needs PyPI's pyyaml (installed by .ci/run)"))

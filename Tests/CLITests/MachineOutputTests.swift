@@ -187,22 +187,7 @@ import Testing
         #expect(try CLI.run(args + ["--color", "rainbow"]).status == 2)
         // On a terminal (script(1) gives one): colour, except with TERM=dumb or NO_COLOR.
         func onTerminal(_ env: [String: String], removing: [String]) throws -> String {
-            let command = ([CLI.executable.path] + args).map { "'\($0)'" }.joined(separator: " ")
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            p.arguments = ["-qec", command, "/dev/null"]
-            p.currentDirectoryURL = CLI.packageRoot
-            var e = ProcessInfo.processInfo.environment
-            for (k, v) in env { e[k] = v }
-            for k in removing { e[k] = nil }
-            p.environment = e
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardInput = FileHandle.nullDevice
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+            try CLI.onTerminal(args, environment: env, removing: removing)
         }
         #expect(try onTerminal(["TERM": "xterm"], removing: ["NO_COLOR"]).contains("\u{1B}["))
         #expect(try !onTerminal(["TERM": "dumb"], removing: ["NO_COLOR"]).contains("\u{1B}["))

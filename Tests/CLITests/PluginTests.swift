@@ -8,21 +8,8 @@ import Testing
     static let fixture = CLI.packageRoot.appendingPathComponent("Tests/CLITests/Fixtures/PluginUser")
 
     static func swiftPackage(_ arguments: [String]) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["swift", "package", "--scratch-path", CLI.packageRoot.appendingPathComponent(".build-plugin-test").path] + arguments
-        p.currentDirectoryURL = fixture
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        try CLI.program(["swift", "package", "--scratch-path", CLI.packageRoot.appendingPathComponent(".build-plugin-test").path] + arguments,
+                        in: fixture, environment: ["NO_COLOR": "1"])
     }
 
     @Test func thePluginLintsThePackageAndFailsOnErrors() throws {

@@ -7,24 +7,10 @@ import Testing
 struct PreCommitTests {
     /// Runs `command` in `directory` with the built CLI first on PATH: status and output.
     static func run(_ command: [String], in directory: URL) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = command
-        p.currentDirectoryURL = directory
-        var env = ProcessInfo.processInfo.environment
-        env["PATH"] = CLI.executable.deletingLastPathComponent().path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
-        env["NO_COLOR"] = "1"
-        for key in ["GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"] { env[key] = "test" }
-        for key in ["GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"] { env[key] = "test@example.invalid" }
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        var env = ["NO_COLOR": "1", "GIT_AUTHOR_NAME": "test", "GIT_COMMITTER_NAME": "test",
+                   "GIT_AUTHOR_EMAIL": "test@example.invalid", "GIT_COMMITTER_EMAIL": "test@example.invalid"]
+        env["PATH"] = CLI.executable.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return try CLI.program(command, in: directory, environment: env)
     }
 
     static func repository(_ files: [String: String]) throws -> URL {

@@ -50,7 +50,7 @@ public struct PolicyAnalyzer {
         w.raw("{\"table\": ")
         TableText.json(table, into: &w)
         w.raw(", \"move\": ")
-        TableText.json(example.move, into: &w)
+        DecisionJSON.move(example.move, into: &w)
         w.raw(", \"decision\": ")
         w.string(decision.kind.rawValue)
         w.raw("}")

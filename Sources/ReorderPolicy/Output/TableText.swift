@@ -85,24 +85,6 @@ enum TableText {
         w.raw("]}")
     }
 
-    /// The move as a moves-file item (SPEC §5).
-    static func json(_ move: Move, into w: inout JSONWriter) {
-        switch move {
-        case .row(let f, let t):
-            w.raw("{\"from\": ")
-            w.pair(f.section, f.row)
-            w.raw(", \"to\": ")
-            w.pair(t.section, t.row)
-            w.raw("}")
-        case .section(let a, let b):
-            w.raw("{\"section-from\": ")
-            w.int(a)
-            w.raw(", \"section-to\": ")
-            w.int(b)
-            w.raw("}")
-        }
-    }
-
     private static func strings(_ list: [String], into w: inout JSONWriter) {
         w.raw("[")
         for (n, s) in list.enumerated() {
