@@ -22,6 +22,10 @@ package final class RowContentMemo {
     /// The keys asked at each test site, in the order a bind reaches them, with per class
     /// 0 (not yet asked), 1 (no) or 2 (yes).
     private var sites: [(keys: CompiledRowSelector.AttributeKeys, answers: UnsafeMutablePointer<UInt8>)] = []
+    /// Per site, its answer for every row in table order, once a bind has asked for all of
+    /// them; moved with the rows by ``apply(_:)`` (the standard library's memmove, no test
+    /// per row), so later binds take the array as it is.
+    private var rowFlags: [Int: [Bool]] = [:]
 
     /// Numbers the rows of `table` by content.
     package init(_ table: Table) {
@@ -63,6 +67,7 @@ package final class RowContentMemo {
         case .row(let from, let to):
             let a = starts[from.section] + from.row
             let c = classes[a]
+            let moved = rowFlags.mapValues { $0[a] }
             // Remove at `a`, then insert where row `to.row` of section `to.section` will be.
             (classes + a).update(from: classes + a + 1, count: rowCount - a - 1)
             if from.section < to.section {
@@ -73,8 +78,13 @@ package final class RowContentMemo {
             let b = starts[to.section] + to.row
             (classes + b + 1).update(from: classes + b, count: rowCount - b - 1)
             classes[b] = c
+            for (site, flag) in moved {
+                rowFlags[site]!.remove(at: a)
+                rowFlags[site]!.insert(flag, at: b)
+            }
         case .section(let from, let to):
             guard from != to else { return }
+            rowFlags = [:]  // rare: recomputed by the next bind
             var blocks = (0..<sectionCount).map { u in Array(UnsafeBufferPointer(start: classes + starts[u], count: starts[u + 1] - starts[u])) }
             blocks.insert(blocks.remove(at: from), at: to)
             var k = 0
@@ -102,19 +112,37 @@ package final class RowContentMemo {
             if sites[site].keys != keys {
                 sites[site].keys = keys
                 sites[site].answers.update(repeating: 0, count: classCount)
+                rowFlags[site] = nil
             }
         } else {
             let answers = UnsafeMutablePointer<UInt8>.allocate(capacity: classCount)
             answers.initialize(repeating: 0, count: classCount)
             sites.append((keys, answers))
         }
-        return Site(memo: self, classes: classes, starts: starts, answers: sites[site].answers)
+        return Site(memo: self, number: site, classes: classes, starts: starts, answers: sites[site].answers)
     }
+
+    /// The answers of `site` for every row in table order: cached after the first bind.
+    func flags(_ site: Site, _ selector: CompiledRowSelector) -> [Bool] {
+        if let cached = rowFlags[site.number] { return cached }
+        var flags = [Bool]()
+        flags.reserveCapacity(rowCount)
+        for u in 0..<sectionCount {
+            for k in 0..<(starts[u + 1] - starts[u]) { flags.append(site.matches(u, k, selector)) }
+        }
+        rowFlags[site.number] = flags
+        return flags
+    }
+
+    /// Where section `u`'s rows start in table order, and where they end.
+    func rows(of u: Int) -> Range<Int> { starts[u]..<starts[u + 1] }
 
     /// One id/kind/tag test over the rows, as one bind reads it.
     struct Site {
         /// Keeps the memory below alive.
         let memo: RowContentMemo
+        /// The site's number (its place in the order a bind reaches the sites).
+        let number: Int
         let classes: UnsafePointer<Int32>
         let starts: UnsafePointer<Int>
         let answers: UnsafeMutablePointer<UInt8>

@@ -310,7 +310,7 @@ final class RowMatcher {
 /// ``RowContentMemo`` when the bind has one (once per class of equal rows), else row by row.
 struct AttributeTest {
     private let selector: CompiledRowSelector
-    private let memo: RowContentMemo.Site?
+    let memo: RowContentMemo.Site?
     // The keys unwrapped once: reading them through optionals per row retained and
     // released them, and so did passing `rows[k]` by value (75% of binding a big table).
     private let ids: Set<String>, kinds: Set<String>, tags: Set<String>
@@ -325,6 +325,12 @@ struct AttributeTest {
         byId = selector.ids != nil
         byKind = selector.kinds != nil
         byTag = selector.tags != nil
+    }
+
+    /// With a memo: the answer for every row of the table, in table order (cached across binds).
+    func allFlags() -> [Bool]? {
+        guard let memo else { return nil }
+        return memo.memo.flags(memo, selector)
     }
 
     /// Whether the keys match `row`, row `k` of section `u`.

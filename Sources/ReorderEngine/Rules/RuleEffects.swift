@@ -155,6 +155,11 @@ package struct RuleBinder {
             queryAttributes.append(flags)
         } else if selector.filtersAttributes {
             let test = attributeTest(selector)
+            if let cached = test.allFlags() {
+                // Binding the same rows again (`diff`): the memo's flags, moved with the rows.
+                queryAttributes.append(cached)
+                return id
+            }
             var flags = [Bool]()
             flags.reserveCapacity(counts.reduce(0, +))
             for u in table.sections.indices {
@@ -177,6 +182,7 @@ package struct RuleBinder {
         let chosen = sections(selector.section)
         let matcher = selector.isPlain ? nil : RowMatcher(selector, &self)
         let test = selector.isPlain ? attributeTest(selector) : AttributeTest(selector, memo: nil)
+        let cachedFlags = selector.isPlain && selector.position == nil ? test.allFlags() : nil
         var start = SectionRanges(), end = SectionRanges()
         for u in 0..<sectionCount {
             startBuffer.removeAll(keepingCapacity: true)
@@ -189,6 +195,16 @@ package struct RuleBinder {
                         let m = matcher.match(u, k, rows.count, base + k)
                         if m.matches { Self.append(k, end: plan.anchorsEnd(m.fromEnd), start: &startBuffer, endRanges: &endBuffer) }
                     }
+                }
+            } else if chosen[u], selector.position == nil, let flags = cachedFlags {
+                // The memo's flags for the whole table: runs found by the standard library's scans.
+                let rows = test.memo!.memo.rows(of: u)
+                let toEnd = plan.anchorsEnd(false)
+                var k = rows.lowerBound
+                while let lo = flags[k..<rows.upperBound].firstIndex(of: true) {
+                    let hi = flags[lo..<rows.upperBound].firstIndex(of: false) ?? rows.upperBound
+                    if toEnd { endBuffer.append((lo - rows.lowerBound, hi - 1 - rows.lowerBound)) } else { startBuffer.append((lo - rows.lowerBound, hi - 1 - rows.lowerBound)) }
+                    k = hi
                 }
             } else if chosen[u] && !plan.positional(counts[u], start: &startBuffer, end: &endBuffer) {
                 // Positional selectors need no look at the rows; the rest go row by row.
