@@ -41,7 +41,7 @@ struct Lint: ParsableCommand {
     var analysisBound: String?
 
     @Option(name: .customLong("analysis-budget"), parsing: .unconditional,
-            help: ArgumentHelp("Seconds the analysis may spend per policy file; past it lint says what it could not try (default: the configuration's analysis.budget, else \(PolicyAnalyzer.defaultBudget.formatted())).", valueName: "seconds"))
+            help: ArgumentHelp("CPU seconds the analysis may spend per policy file; past it lint says what it could not try (default: the configuration's analysis.budget, else \(PolicyAnalyzer.defaultBudget.formatted())).", valueName: "seconds"))
     var analysisBudget: String?
 
     func validate() throws {
