@@ -207,23 +207,9 @@ struct CompiledRowSelector: Sendable {
     /// True when matching needs a look at each row (ids, kinds, tags, or any list or `not`).
     var filtersAttributes: Bool { ids != nil || kinds != nil || tags != nil || !isPlain }
 
-    /// Whether the id, kind and tag keys match `row`. Optional chaining, not `if let`: binding
-    /// a set copies it, a retain and a release per row, which dominated binding big tables.
-    @inline(__always)
-    func matchesAttributes(_ row: borrowing Row) -> Bool {
-        if ids?.contains(row.id) == false { return false }
-        if kinds != nil {
-            guard row.kind != nil, kinds?.contains(row.kind!) == true else { return false }
-        }
-        if tags != nil {
-            var hit = false
-            for k in row.tags.indices where tags?.contains(row.tags[k]) == true {
-                hit = true
-                break
-            }
-            if !hit { return false }
-        }
-        return true
+    /// Whether the id, kind and tag keys match `row` (one test, ``AttributeTest``, for every caller).
+    func matchesAttributes(_ row: Row) -> Bool {
+        withUnsafePointer(to: row) { AttributeTest(self, memo: nil).matches(0, 0, $0) }
     }
 
     /// The id, kind and tag keys: what ``matchesAttributes(_:)`` reads (``RowContentMemo`` keys).

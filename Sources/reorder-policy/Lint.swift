@@ -45,7 +45,7 @@ struct Lint: ParsableCommand {
     var analysisBudget: String?
 
     func validate() throws {
-        if let analysisBudget, ConfigDecoderBridge.seconds(analysisBudget) == nil {
+        if let analysisBudget, ProjectConfig.seconds(analysisBudget) == nil {
             throw ValidationError("--analysis-budget expects a number of seconds above 0, such as 5 or 0.5")
         }
         if let analysisBound, AnalysisBound(analysisBound) == nil {
@@ -58,7 +58,7 @@ struct Lint: ParsableCommand {
         let config = try configOption.load()
         let bound = analysisBound.flatMap(AnalysisBound.init) ?? config?.analysisBound ?? .standard
         let analyse = !noAnalysis && (config?.analysisEnabled ?? true)
-        let budget = analysisBudget.flatMap(ConfigDecoderBridge.seconds) ?? config?.analysisBudget ?? PolicyAnalyzer.defaultBudget
+        let budget = analysisBudget.flatMap(ProjectConfig.seconds) ?? config?.analysisBudget ?? PolicyAnalyzer.defaultBudget
         let progress = ProgressLine()
         let report = Linter.lint(paths, strict: strict, config: config, onlyPolicies: onlyPolicies, analysis: analyse ? { document in
             defer { progress.clear() }
@@ -72,11 +72,6 @@ struct Lint: ParsableCommand {
         }
         throw ExitCode(report.exitStatus)
     }
-}
-
-/// Parses `--analysis-budget` as the configuration does.
-enum ConfigDecoderBridge {
-    static func seconds(_ text: String) -> Double? { ProjectConfig.seconds(text) }
 }
 
 /// A line on standard error that says what a long run is doing: only on a terminal, only
