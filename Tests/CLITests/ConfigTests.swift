@@ -34,6 +34,16 @@ import Testing
         #expect(try CLI.run(["test", "--no-config", "."], in: root).status == 1)
     }
 
+    @Test func anExcludedFolderIsNotEntered() throws {
+        // A dangling link named *.yaml is reported by a walk that enters its folder (exit 2).
+        let root = try project("exclude: Tests/**/Fixtures/\n")
+        let link = root.appendingPathComponent("Tests/Fixtures/gone.yaml").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/nonexistent/gone.yaml")
+        #expect(try CLI.run(["lint", "--no-config", "--no-analysis", "."], in: root).status == 2)
+        let pruned = try CLI.run(["lint", "--no-analysis", "."], in: root)
+        #expect(pruned.status == 0, "\(pruned.stdout)")
+    }
+
     @Test func includeTakesOnlyMatchingFiles() throws {
         let root = try project("include: [\"policies/good.*\"]\n")
         let result = try CLI.run(["lint", "--format", "json", "."], in: root)

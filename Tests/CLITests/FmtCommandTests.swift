@@ -55,6 +55,10 @@ import Testing
         let list = try CLI.run(["fmt", "-l", "p.yaml", "tidy.yaml"], in: root)
         #expect(list.status == 0 && list.stdout == "p.yaml\n")
         #expect(try CLI.run(["fmt", "-l", "--fail", "p.yaml"], in: root).status == 1)
+        // -d shows the diff and changes nothing, without failing.
+        let diff = try CLI.run(["fmt", "-d", "p.yaml"], in: root)
+        #expect(diff.status == 0 && diff.stdout.contains("+  - pin: { first: 1 } # the status row"), "\(diff.stdout)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.untidy)
         let write = try CLI.run(["fmt", "-w", "p.yaml"], in: root)
         #expect(write.status == 0 && write.stderr.contains("1 reformatted"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.tidy)
