@@ -17,6 +17,9 @@ package protocol RowRuleKind: Hashable, Sendable {
     var argumentYAML: String { get }
     /// The selectors the rule mentions, for the analysis (which words and positions matter).
     var mentions: RuleMentions { get }
+    /// What the rule means, as a value the analysis reasons about symbolically (a closed enum:
+    /// a new kind of meaning makes every analysis `switch` list the place to update).
+    var meaning: RuleMeaning { get }
     /// Checks a rule built in code (messages leave out the rule id) and prepares it for binding.
     func compile() throws(PolicyError) -> any CompiledRowRuleKind
 }

@@ -31,8 +31,12 @@ public struct PolicyAnalyzer {
         return PolicyAnalyzer(policy: policy, source: document.source, bound: bound).run(budget: budget, progress: progress)
     }
 
-    /// The default time budget of `lint`'s analysis per policy file, in seconds.
+    /// The default budget of `lint`'s enumeration per policy file, in budget units (each buys
+    /// ``tablesPerSecond`` tables; the name comes from when it was a time).
     public static let defaultBudget = 5.0
+
+    /// Tables tried per unit of budget: about what one second of a debug build tries.
+    static let tablesPerSecond = 4_000
 
     /// A table and a move: the evidence behind a warning. ``evidence(_:)`` names its plain
     /// rows apart from every id the policy mentions and asks the policy for the decision.
@@ -43,7 +47,7 @@ public struct PolicyAnalyzer {
 
     /// The counterexample as people read it (notes) and as data (JSON for `counterexample`),
     /// with the decision the whole policy gives: what `check` prints for that table and move.
-    func evidence(_ example: Counterexample, _ compiled: CompiledPolicy) -> (notes: [String], json: String, decision: DecisionKind)? {
+    func evidence(_ example: Counterexample, _ compiled: CompiledPolicy, about: [String] = []) -> (notes: [String], json: String, decision: DecisionKind)? {
         let table = presentable(example.table)
         guard let decision = try? compiled.bind(table).decide(example.move) else { return nil }
         var w = JSONWriter()
@@ -53,7 +57,14 @@ public struct PolicyAnalyzer {
         DecisionJSON.move(example.move, into: &w)
         w.raw(", \"decision\": ")
         w.string(decision.kind.rawValue)
-        w.raw("}")
+        // SPEC §10: the rules the finding is about, each among the decision's violations.
+        let violated = Set(decision.violations.map(\.rule))
+        w.raw(", \"rules\": [")
+        for (n, id) in about.filter(violated.contains).enumerated() {
+            if n > 0 { w.raw(", ") }
+            w.string(id)
+        }
+        w.raw("]}")
         return (["counterexample: table: \(TableText.flow(table))",
                  "  move: \(TableText.flow(example.move)), decided \(decision.kind.rawValue)"], w.text, decision.kind)
     }
@@ -87,7 +98,9 @@ public struct PolicyAnalyzer {
     public func run(budget: Double? = nil, progress: ((Int) -> Void)? = nil) -> [Diagnostic] {
         // The budget is CPU time of this thread, not wall time: a machine busy with other work
         // (CI running tests in parallel) does not make the analysis stop earlier.
-        let deadline = budget.map { Self.threadCPUSeconds() + $0 }
+        // SPEC §10: a budget is counted in work done, never in time (each second of the
+        // configured budget buys a fixed number of tables), so every run says the same.
+        let tableLimit = budget.map { Int(($0 * Double(Self.tablesPerSecond)).rounded()) }
         var tried = 0, stopped = false
         guard let full = try? CompiledPolicy(policy) else { return [] }
         let rules = policy.rules
@@ -98,7 +111,7 @@ public struct PolicyAnalyzer {
         enumerator.forEach { table in
             tried += 1
             if tried % 256 == 0 { progress?(tried) }
-            if let deadline, tried % 16 == 0, Self.threadCPUSeconds() > deadline {
+            if let tableLimit, tried > tableLimit {
                 stopped = true
                 return false
             }
@@ -155,7 +168,7 @@ public struct PolicyAnalyzer {
         if stopped, let budget {
             out.append(Diagnostic(
                 .warning, code: .analysisBudget,
-                message: "the analysis stopped when its budget of \(budget.formatted()) s (CPU time) ran out, after \(tried) tables up to \(bound): warnings that need a counterexample from the tables not tried may be missing",
+                message: "the analysis stopped at its work budget (--analysis-budget \(budget.formatted()) s of work: \(tableLimit ?? 0) tables) before trying every table up to \(bound): warnings that need a counterexample from the tables not tried may be missing",
                 file: source.path, span: Span(at: .start),
                 help: "raise --analysis-budget (or 'analysis.budget' in .reorder-policy.yml), or lower --analysis-bound; the warnings above hold as stated"))
         }
@@ -242,11 +255,13 @@ public struct PolicyAnalyzer {
         var out: [Diagnostic] = []
         let rules = policy.rules
         guard let compiled = try? CompiledPolicy(policy) else { return [] }
-        func warn(_ code: DiagnosticCode, _ message: String, _ meta: RuleMetadata, help: String?, example: Counterexample? = nil, notes: [String] = []) {
-            let shown = example.flatMap { evidence($0, compiled) }
+        func warn(_ code: DiagnosticCode, _ message: String, _ meta: RuleMetadata, help: String?, example: Counterexample? = nil, notes: [String] = [], about: [String] = []) {
+            let shown = example.flatMap { evidence($0, compiled, about: [meta.id] + about) }
             out.append(Diagnostic(.warning, code: code, message: message, file: source.path, span: span(meta),
                                   help: help, notes: notes + (shown?.notes ?? []), counterexample: shown?.json))
         }
+        let exact = ExactAnalysis(policy, compiled)
+        let exactEmpty = Dictionary(exact.selectsNothing.map { ($0.rule, $0.what) }, uniquingKeysWith: { a, _ in a })
         for (index, rule) in rules.enumerated() {
             let f = facts[index], meta = rule.metadata
             if let capacity = rule.kind.argument as? CapacityRule, case .value(let max)? = capacity.max, case .value(let min)? = capacity.min, min > max {
@@ -255,28 +270,39 @@ public struct PolicyAnalyzer {
             }
             // "Never" only with a proof (AnalysisProofs, docs/ANALYSIS.md): what the tables tried
             // did not show is no finding.
+            // SPEC §10: the most specific property once — selects nothing, then admits
+            // nothing, then dead. The exact search decides each (docs/ANALYSIS.md); the text
+            // proofs stand in only where the search's budget ran out.
+            if let what = exactEmpty[index] {
+                warn(.neverSelects, "rule '\(meta.id)' selects nothing on any table: \(what) can match no row or section", meta,
+                     help: "no table has a row or section this selector matches (an empty list, 'first: 0', 'not: all', or keys that exclude each other); check the selector")
+                continue
+            }
             if AnalysisProofs.selectsNothing(rule) {
                 warn(.neverSelects, "rule '\(meta.id)' selects nothing on any table", meta,
                      help: "an empty list, 'first: 0' or 'not: all' selects nothing; check the selector")
                 continue
             }
-            if let reason = AnalysisProofs.admitsOnlyItsOwn(rule) {
-                warn(.neverSelects, "accept '\(meta.id)' lets no row in from any other section: \(reason)", meta,
-                     help: "to take rows only from some sections, name those in 'from'; to close the sections, write 'from: []'",
-                     example: f.refusedEntry)
+            if exact.admitsNothing.contains(index) {
+                warn(.neverSelects, "accept '\(meta.id)' lets no row in: on every table, every move from another section into the sections it guards is refused by this or another rule", meta,
+                     help: "to take rows only from some sections, name those in 'from'; to close the sections on purpose, write 'from: []'")
+                continue
             }
             if let example = f.displaced {
                 warn(.lockDisplaced, "rows locked by '\(meta.id)' can still be shifted by moves around them", meta,
                      help: "lock only stops a row from being picked up; use 'pin' to keep it in place", example: example)
             }
-            if let reason = Self.redundancy(of: index, in: rules) {
+            if exact.dead.contains(index), let accept = closingAccept(of: index) {
+                // The cause is an accept that closes the sections on purpose ('from' selects
+                // none): said once, at the accept.
+                warn(.closedSection, "the sections '\(rules[accept].metadata.id)' guards accept no row from any other section, so the max of capacity '\(meta.id)' never matters", rules[accept].metadata,
+                     help: "if the section should take rows, widen 'from' or 'rows'; if not, drop the capacity", example: facts[accept].refusedEntry)
+            } else if exact.dead.contains(index) {
+                warn(.deadRule, "rule '\(meta.id)' never changes whether or where a row can move: on every table, whatever it refuses or holds, other rules refuse or hold too", meta,
+                     help: "remove it, or change it so that it does what it should")
+            } else if exact.incomplete, let reason = Self.redundancy(of: index, in: rules) {
                 warn(.deadRule, "rule '\(meta.id)' never changes whether or where a row can move: \(reason)", meta,
                      help: "remove one of the two, or change this one so that it does what it should")
-            }
-            if let accept = rule.kind.argument as? AcceptRule, AnalysisProofs.isClosed(accept), !f.letsRowsIn,
-               let capacity = rules.indices.first(where: { facts[$0].capacityExpectsTraffic && sharesSection(index, $0) }) {
-                warn(.closedSection, "the sections '\(meta.id)' guards accept no row from any other section, yet capacity '\(rules[capacity].metadata.id)' sets a max for them", meta,
-                     help: "if the section should take rows, widen 'from' or 'rows'; if not, drop the capacity", example: f.refusedEntry)
             }
         }
         for (index, rule) in policy.sectionRules.enumerated() {
@@ -315,7 +341,7 @@ public struct PolicyAnalyzer {
             let a = rules[pair.0].metadata, b = rules[pair.1].metadata
             warn(.conflictingAnchors, "'\(a.id)' and '\(b.id)' pin the same row to opposite ends", b,
                  help: "a row held at both its index and its distance from the end keeps its whole section's size fixed: no row can enter or leave; pin it with one anchor",
-                 example: example)
+                 example: example, about: [a.id])
         }
         return Diagnostic.sorted(out)
     }
@@ -354,6 +380,15 @@ public struct PolicyAnalyzer {
             }
         }
         return nil
+    }
+
+    /// For a capacity with a max, an accept on the same sections whose `from` selects nothing.
+    private func closingAccept(of index: Int) -> Int? {
+        guard let capacity = policy.rules[index].kind.argument as? CapacityRule, capacity.max != nil else { return nil }
+        return policy.rules.indices.first { a in
+            guard let accept = policy.rules[a].kind.argument as? AcceptRule else { return false }
+            return AnalysisProofs.selectsNothing(accept.from) && sharesSection(a, index)
+        }
     }
 
     private func sharesSection(_ a: Int, _ b: Int) -> Bool {

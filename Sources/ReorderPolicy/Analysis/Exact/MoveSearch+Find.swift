@@ -1,0 +1,362 @@
+import ReorderEngine
+
+extension MoveSearch {
+    /// Whether rule `r` holds the moving row `x` at `site`.
+    func holdsRow(_ r: Int, _ site: RowSite, _ x: PartialRow) -> Tri {
+        switch rules[r].meaning {
+        case .hold(let rows, _, _): return site.match(rows, x).matches
+        case .reserve(let edge, let count, let sections):
+            guard sections.map(site.section.selected) ?? true else { return .no }
+            return Tri(edge == .start ? site.k < count : site.k >= site.n - count)
+        case .keepInSection, .accept, .capacity, .keepOrder: return .no
+        }
+    }
+
+    /// Whether a rule other than a pin or a capacity refuses moving `x` from `s` to `t`.
+    func refuses(_ r: Int, _ xSite: RowSite, _ t: SectionSite, cross: Bool, _ x: PartialRow) -> Tri {
+        switch rules[r].meaning {
+        case .keepInSection(let rows): return Tri(cross) && xSite.match(rows, x).matches
+        case .accept(let section, let from, let rows):
+            guard cross, t.selected(by: section) else { return .no }
+            return !xSite.section.selected(by: from) ? .yes : !xSite.match(rows, x).matches
+        case .keepOrder(let section): return Tri(!cross && xSite.section.selected(by: section))
+        case .hold, .reserve, .capacity: return .no
+        }
+    }
+
+    /// The constraints on the moving row: who holds it, and the verdicts that depend on it.
+    func movingRowConstraints(_ q: MoveQuery, _ xSite: RowSite, _ t: SectionSite, cross: Bool) -> [(PartialRow) -> Tri] {
+        var out: [(PartialRow) -> Tri] = []
+        for r in rules.indices where rules[r].holds {
+            if q.mustHold.contains(r) { out.append { [self] in holdsRow(r, xSite, $0) } }
+            if q.mustNotHold.contains(r) { out.append { [self] in !holdsRow(r, xSite, $0) } }
+        }
+        for r in rules.indices where !rules[r].holds {
+            if case .capacity = rules[r].meaning { continue }
+            if q.mustBreak.contains(r) { out.append { [self] in refuses(r, xSite, t, cross: cross, $0) } }
+            if q.mustNotBreak.contains(r) { out.append { [self] in !refuses(r, xSite, t, cross: cross, $0) } }
+        }
+        return out
+    }
+
+    /// The counters a cross-section move needs for the capacity rules the query names.
+    func counters(_ q: MoveQuery, _ s: SectionSite, _ t: SectionSite) -> [Counter] {
+        var out: [Counter] = []
+        for r in rules.indices where q.mustBreak.contains(r) || q.mustNotBreak.contains(r) {
+            guard case .capacity(let section, let max, let min, _) = rules[r].meaning else { continue }
+            func cap(_ bound: CapacityBound, _ isMax: Bool) -> Int {
+                switch bound {
+                case .value(let v): isMax ? v : v + 1
+                case .attribute: Self.attributeCap
+                }
+            }
+            if let max, t.selected(by: section) { out.append(Counter(rule: r, max: true, cap: cap(max, true))) }
+            if let min, s.selected(by: section) { out.append(Counter(rule: r, max: false, cap: cap(min, false))) }
+        }
+        return out
+    }
+
+    /// Counts of attribute-bound limits are followed up to this many rows; beyond, the check is
+    /// relaxed (never stricter than the truth) and the concrete table decides.
+    static var attributeCap: Int { 4 }
+
+    /// Finds a row move that does what `q` asks, on any table (docs/ANALYSIS.md).
+    mutating func findMove(_ q: MoveQuery) -> SearchResult {
+        requiredPins = q.mustBreak.filter { rules[$0].pins }.sorted()
+        guard sectionsComplete else { return .unknown }
+        var unknown = false
+        for g in geometries(cross: q.crossSection) {
+            let cross = g.s != g.t
+            let sSites = distinctSections(g.s, g.count)
+            var tSitesCache: [SectionSite]? = nil
+            for sSite in sSites {
+                let tSites: [SectionSite]
+                if cross {
+                    if tSitesCache == nil { tSitesCache = distinctSections(g.t, g.count) }
+                    tSites = tSitesCache ?? []
+                } else {
+                    tSites = [sSite]
+                }
+                for tSite in tSites {
+                    if exhausted { return .unknown }
+                    if let destination = q.destination, !destination(tSite) { continue }
+                    switch frame(q, g.count, sSite, tSite, cross: cross) {
+                    case .found(let w): return .found(w)
+                    case .unknown: unknown = true
+                    case .none: break
+                    }
+                }
+            }
+        }
+        return unknown ? .unknown : .none
+    }
+
+    private mutating func frame(_ q: MoveQuery, _ count: Int, _ sSite: SectionSite, _ tSite: SectionSite, cross: Bool) -> SearchResult {
+        let counters = cross ? counters(q, sSite, tSite) : []
+        let capacityRules = Array(Set(counters.map(\.rule))).sorted()
+        // A capacity rule that must break needs a counter on some side.
+        for r in q.mustBreak {
+            if case .capacity = rules[r].meaning, !capacityRules.contains(r) { return .none }
+        }
+        let tCounters = counters.filter(\.max), sCounters = counters.filter { !$0.max }
+        var tOutcomes: [Outcome]? = nil
+        var unknown = false
+        for shape in shapes(x: true, slot: !cross) {
+            let rowCells = shape.filter { $0 != .slot }
+            guard let xk = rowCells.firstIndex(of: .x) else { continue }
+            let xSite = RowSite(section: sSite, k: xk, n: rowCells.count)
+            if let source = q.source, !source(xk, rowCells.count) { continue }
+            let base = movingRowConstraints(q, xSite, tSite, cross: cross)
+            for branch in 0..<(1 << capacityRules.count) {
+                var constraints = base
+                var counted: [Int: Bool] = [:]
+                for (b, r) in capacityRules.enumerated() {
+                    let want = branch & (1 << b) != 0
+                    counted[r] = want
+                    constraints.append { [self] in
+                        let v = counts(r, xSite, $0)
+                        return want ? v : !v
+                    }
+                }
+                // A capacity the query needs broken must count the moving row.
+                if q.mustBreak.contains(where: { counted[$0] == false }) { continue }
+                guard let x = solver.solve(constraints) else { continue }
+                let sOutcomes = run(shape, sSite, role: (true, !cross), same: !cross, q, sCounters,
+                                    xCounts: sCounters.map { counted[$0.rule] ?? false })
+                if !cross {
+                    for o in sOutcomes where o.state.between && coversPins(o.state.broken) {
+                        guard let xIndex = o.xIndex, let slot = o.slot else { continue }
+                        let j = slot > xIndex ? slot - 1 : slot
+                        var rows = o.rows
+                        rows[xIndex] = x
+                        switch verify(q, count, sSite, rows, tSite, [], from: xIndex, to: j, cross: false) {
+                        case .found(let w): return .found(w)
+                        default: unknown = true
+                        }
+                    }
+                    continue
+                }
+                if tOutcomes == nil {
+                    tOutcomes = shapes(x: false, slot: true).flatMap { run($0, tSite, role: (false, true), same: false, q, tCounters, xCounts: tCounters.map { _ in false }) }
+                }
+                for so in sOutcomes {
+                    for to in tOutcomes ?? [] where coversPins(so.state.broken | to.state.broken) {
+                        guard relaxedCapacityHolds(q, counters, so.state.counts, to.state.counts, sCounters, tCounters, counted, sSite, tSite) else { continue }
+                        guard let xIndex = so.xIndex, let slot = to.slot else { continue }
+                        var rows = so.rows
+                        rows[xIndex] = x
+                        switch verify(q, count, sSite, rows, tSite, to.rows, from: xIndex, to: slot, cross: true) {
+                        case .found(let w): return .found(w)
+                        default: unknown = true
+                        }
+                    }
+                }
+            }
+        }
+        return unknown ? .unknown : .none
+    }
+
+    private func coversPins(_ broken: UInt64) -> Bool {
+        requiredPins.isEmpty || broken == (UInt64(1) << requiredPins.count) - 1
+    }
+
+    /// The capacity verdicts the query asks for, on the counters (saturated counts of attribute
+    /// bounds relaxed): true when some attribute values could give them.
+    private func relaxedCapacityHolds(
+        _ q: MoveQuery, _ counters: [Counter], _ sCounts: [Int], _ tCounts: [Int],
+        _ sCounters: [Counter], _ tCounters: [Counter], _ counted: [Int: Bool], _ s: SectionSite, _ t: SectionSite
+    ) -> Bool {
+        var sides: [(counter: Counter, count: Int, saturated: Bool)] = []
+        for (i, c) in sCounters.enumerated() { sides.append((c, sCounts[i], sCounts[i] >= c.cap)) }
+        for (i, c) in tCounters.enumerated() { sides.append((c, tCounts[i], tCounts[i] >= c.cap)) }
+        return Self.attributeChoice(rules, q, sides, counted, exact: false) != nil
+    }
+
+    /// Attribute values (per side: source `false`, destination `true`) that give the verdicts
+    /// the query asks of its capacity rules, or nil when none do. With `exact` false, counts
+    /// at their cap stand for any larger count.
+    static func attributeChoice(
+        _ rules: [AnalysedRule], _ q: MoveQuery, _ sides: [(counter: Counter, count: Int, saturated: Bool)],
+        _ counted: [Int: Bool], exact: Bool
+    ) -> [Bool: [String: Int]]? {
+        let capacityRules = Array(Set(sides.map(\.counter.rule))).sorted()
+        // Which side must break, for each rule that must break (branch over both when it has two).
+        let mustRules = capacityRules.filter { q.mustBreak.contains($0) }
+        let choices = mustRules.map { r in sides.indices.filter { sides[$0].counter.rule == r } }
+        var pick = [Int](repeating: 0, count: choices.count)
+        while true {
+            var breakSide = Set<Int>()
+            for (i, c) in choices.enumerated() where !c.isEmpty { breakSide.insert(c[pick[i]]) }
+            if choices.allSatisfy({ !$0.isEmpty }), let values = resolve(rules, q, sides, counted, breakSide, exact: exact) {
+                return values
+            }
+            var i = 0
+            while i < pick.count {
+                pick[i] += 1
+                if pick[i] < choices[i].count { break }
+                pick[i] = 0
+                i += 1
+            }
+            if i == pick.count { return nil }
+        }
+    }
+
+    private static func resolve(
+        _ rules: [AnalysedRule], _ q: MoveQuery, _ sides: [(counter: Counter, count: Int, saturated: Bool)],
+        _ counted: [Int: Bool], _ breakSide: Set<Int>, exact: Bool
+    ) -> [Bool: [String: Int]]? {
+        // Per (side, attribute): needs presence, and the interval of values.
+        struct Need { var present = false; var lo = 0; var hi = Int.max; var absentOK = true }
+        var needs: [Bool: [String: Need]] = [true: [:], false: [:]]
+        for (i, side) in sides.enumerated() {
+            let r = side.counter.rule
+            guard counted[r] == true, case .capacity(_, let max, let min, _) = rules[r].meaning else { continue }
+            let mustBreak = breakSide.contains(i)
+            let mustNot = q.mustNotBreak.contains(r)
+            guard mustBreak || mustNot else { continue }
+            let bound = side.counter.max ? max : min
+            let relaxed = side.saturated && !exact
+            switch bound {
+            case .value(let v)?:
+                let broken = side.counter.max ? side.count + 1 > v : side.count - 1 < v
+                if mustBreak && !broken { return nil }
+                if mustNot && broken { return nil }
+            case .attribute(let name)?:
+                var need = needs[side.counter.max]?[name] ?? Need()
+                if mustBreak {
+                    need.present = true
+                    need.absentOK = false
+                    // max: A <= count; min: A >= count.
+                    if side.counter.max { if !relaxed { need.hi = Swift.min(need.hi, side.count) } }
+                    else { need.lo = Swift.max(need.lo, side.count) }
+                } else {
+                    // max: absent or A >= count + 1; min: absent or A <= count - 1.
+                    if side.counter.max { need.lo = Swift.max(need.lo, side.count + 1) }
+                    else if !relaxed { need.hi = Swift.min(need.hi, side.count - 1) }
+                }
+                needs[side.counter.max, default: [:]][name] = need
+            case nil:
+                if mustBreak { return nil }
+            }
+        }
+        var out: [Bool: [String: Int]] = [true: [:], false: [:]]
+        for (side, byName) in needs {
+            for (name, need) in byName {
+                if !need.present { continue }
+                if need.lo > need.hi { return nil }
+                out[side, default: [:]][name] = need.lo
+            }
+        }
+        return out
+    }
+
+    /// Builds the table, picks attribute values from the exact counts, and checks on the
+    /// engine that the move does what the query asks. Anything else is `.unknown`.
+    private mutating func verify(
+        _ q: MoveQuery, _ count: Int, _ sSite: SectionSite, _ sRows: [Row], _ tSite: SectionSite, _ tRows: [Row],
+        from i: Int, to j: Int, cross: Bool
+    ) -> SearchResult {
+        var table = Table(sections: (0..<count).map { _ in Section(rows: []) })
+        var s = sSite.section
+        s.rows = sRows
+        table.sections[sSite.index] = s
+        if cross {
+            var t = tSite.section
+            t.rows = tRows
+            table.sections[tSite.index] = t
+        }
+        // Exact counts, then attribute values.
+        let x = sRows[i]
+        let cs = cross ? counters(q, sSite, tSite) : []
+        var counted: [Int: Bool] = [:]
+        let xSite = RowSite(section: SectionSite(section: table.sections[sSite.index], index: sSite.index, count: count), k: i, n: sRows.count)
+        for c in cs { counted[c.rule] = counts(c.rule, xSite, PartialRow(x, tagNames: vocabulary.rowTags)) == .yes }
+        var sides: [(counter: Counter, count: Int, saturated: Bool)] = []
+        for c in cs {
+            let u = c.max ? tSite.index : sSite.index
+            let rows = table.sections[u].rows
+            let site = SectionSite(section: table.sections[u], index: u, count: count)
+            let n = rows.indices.filter { counts(c.rule, RowSite(section: site, k: $0, n: rows.count), PartialRow(rows[$0], tagNames: vocabulary.rowTags)) == .yes }.count
+            sides.append((c, n, false))
+        }
+        if !cs.isEmpty {
+            guard let values = Self.attributeChoice(rules, q, sides, counted, exact: true) else { return .unknown }
+            for (name, v) in values[true] ?? [:] where cross { table.sections[tSite.index].attributes[name] = v }
+            for (name, v) in values[false] ?? [:] { table.sections[sSite.index].attributes[name] = v }
+        }
+        let from = Position(section: sSite.index, row: i), to = Position(section: tSite.index, row: j)
+        guard reproduces(q, table, from, to) else { return .unknown }
+        return .found(MoveWitness(table: table, from: from, to: to))
+    }
+
+    /// Whether the engine agrees that the move does what `q` asks.
+    func reproduces(_ q: MoveQuery, _ table: Table, _ from: Position, _ to: Position) -> Bool {
+        var held = Set<Int>(), broken = Set<Int>()
+        for (p, policy) in policies.enumerated() {
+            let bound = policy.bind(table)
+            let local = rules.indices.filter { rules[$0].policy == p }
+            let holding = Set(bound.rulesHolding(from))
+            for r in local where holding.contains(rules[r].index) { held.insert(r) }
+            let breaking = Set(bound.brokenRules(from: from, to: to))
+            for r in local where breaking.contains(rules[r].index) { broken.insert(r) }
+        }
+        if let cross = q.crossSection, cross != (from.section != to.section) { return false }
+        return q.mustHold.isSubset(of: held) && q.mustNotHold.isDisjoint(with: held)
+            && q.mustBreak.isSubset(of: broken) && q.mustNotBreak.isDisjoint(with: broken)
+    }
+
+    /// A row that the rules in `mustHold` hold and those in `mustNotHold` do not, on some table.
+    mutating func findHeldRow(mustHold: Set<Int>, mustNotHold: Set<Int>) -> SearchResult {
+        guard sectionsComplete else { return .unknown }
+        var q = MoveQuery()
+        q.mustHold = mustHold
+        q.mustNotHold = mustNotHold
+        for g in geometries(cross: false) {
+            for site in distinctSections(g.s, g.count) {
+                for shape in shapes(x: true, slot: false) {
+                    if exhausted { return .unknown }
+                    guard let xk = shape.firstIndex(of: .x) else { continue }
+                    let xSite = RowSite(section: site, k: xk, n: shape.count)
+                    guard let x = solver.solve(movingRowConstraints(q, xSite, site, cross: false)) else { continue }
+                    var table = Table(sections: (0..<g.count).map { _ in Section(rows: []) })
+                    var section = site.section
+                    section.rows = shape.map { $0 == .x ? x : Row(id: vocabulary.plainID) }
+                    table.sections[site.index] = section
+                    let p = Position(section: site.index, row: xk)
+                    // Moved to the other end of its section (or kept in place when alone).
+                    let to = Position(section: site.index, row: shape.count > 1 ? (xk == 0 ? shape.count - 1 : 0) : xk)
+                    var check = q
+                    check.crossSection = nil
+                    if reproduces(check, table, p, to) { return .found(MoveWitness(table: table, from: p, to: to)) }
+                    return .unknown
+                }
+            }
+        }
+        return .none
+    }
+
+    /// Whether some row of some table matches `selector` (nil: unknown, out of budget).
+    mutating func rowSelectorSelectsSomething(_ selector: RowSelector) -> Bool? {
+        guard sectionsComplete else { return nil }
+        for g in geometries(cross: false) {
+            for site in distinctSections(g.s, g.count) {
+                for shape in shapes(x: true, slot: false) {
+                    guard let xk = shape.firstIndex(of: .x) else { continue }
+                    let xSite = RowSite(section: site, k: xk, n: shape.count)
+                    if solver.solve([{ xSite.match(selector, $0).matches }]) != nil { return true }
+                    if exhausted { return nil }
+                }
+            }
+        }
+        return false
+    }
+
+    /// Whether some section of some table matches `selector`.
+    mutating func sectionSelectorSelectsSomething(_ selector: SectionSelector) -> Bool? {
+        guard sectionsComplete else { return nil }
+        for g in geometries(cross: false) {
+            for site in distinctSections(g.s, g.count) where site.selected(by: selector) { return true }
+        }
+        return false
+    }
+}

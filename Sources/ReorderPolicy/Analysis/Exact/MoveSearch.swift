@@ -1,0 +1,416 @@
+import ReorderEngine
+
+/// One rule under analysis: which policy it belongs to, its index there, and its meaning.
+struct AnalysedRule {
+    var policy: Int
+    var index: Int
+    var meaning: RuleMeaning
+
+    /// Whether the rule can hold a row (lock, pin, reserve).
+    var holds: Bool {
+        switch meaning {
+        case .hold, .reserve: true
+        case .keepInSection, .accept, .capacity, .keepOrder: false
+        }
+    }
+
+    /// Whether other rows' moves can break it through the rows it holds (pin, reserve).
+    var pins: Bool {
+        switch meaning {
+        case .hold(_, let pins, _): pins
+        case .reserve: true
+        case .keepInSection, .accept, .capacity, .keepOrder: false
+        }
+    }
+}
+
+/// What a row move must do: which rules it must break and which it must not, which rules must
+/// and must not hold the moving row, and where it may go. Rules named in neither set are free.
+struct MoveQuery {
+    var mustBreak: Set<Int> = []
+    var mustNotBreak: Set<Int> = []
+    var mustHold: Set<Int> = []
+    var mustNotHold: Set<Int> = []
+    /// true: only moves into another section; false: only within the section; nil: both.
+    var crossSection: Bool? = nil
+    /// A condition on the destination section, if any.
+    var destination: ((SectionSite) -> Bool)? = nil
+    /// A condition on the moving row's place (its index among `n`), if any.
+    var source: ((_ k: Int, _ n: Int) -> Bool)? = nil
+}
+
+/// A table and a row move found by the search.
+struct MoveWitness {
+    var table: Table
+    var from: Position
+    var to: Position
+}
+
+/// The answer of a search: a witness, none on any table (the small-model theorem,
+/// docs/ANALYSIS.md), or unknown when the work budget ran out or a candidate did not
+/// reproduce on the engine (then no claim either way is made).
+enum SearchResult {
+    case found(MoveWitness)
+    case none
+    case unknown
+}
+
+/// The decision procedure behind the analysis (docs/ANALYSIS.md, "The decision procedure").
+///
+/// A row move's verdict under every rule depends on: the moving row (its id, kind, tags, its
+/// place) and its source and destination sections (their data and their places), which are
+/// chosen directly; and, for pins, on whether some *other* row a pin holds shifts, and for
+/// `capacity`, on how many counted rows the two sections hold. The search therefore
+/// enumerates *frames* — the number of sections up to `2·Cs + 2`, the two sections' data from
+/// the vocabulary, and each section's *shape*: its rows explicitly when it has fewer than
+/// `2·C` of them, else `C` explicit rows at each end with *runs* of interchangeable middle rows
+/// between the moving row and the drop slot — and, per frame, runs a dynamic programme over
+/// the section's rows whose state is what matters: which required pins are broken so far and
+/// the counted rows per limit (capped where the bound stops mattering). Each row of the
+/// programme is any row of the vocabulary that breaks no forbidden pin.
+struct MoveSearch {
+    let rules: [AnalysedRule]
+    let policies: [CompiledPolicy]
+    var solver: RowSolver
+    let vocabulary: Vocabulary
+    /// Work units left (constraint evaluations and programme steps); the budget is counted in
+    /// work, never in time, so results are the same on every run and machine.
+    var budget: Int
+    /// Every section selector the rules use, for telling section data apart.
+    private let sectionSelectors: [SectionSelector]
+
+    init(rules: [AnalysedRule], policies: [CompiledPolicy], vocabulary: Vocabulary, budget: Int) {
+        self.rules = rules
+        self.policies = policies
+        self.vocabulary = vocabulary
+        solver = RowSolver(vocabulary)
+        self.budget = budget
+        var selectors: [SectionSelector] = []
+        func row(_ s: RowSelector) {
+            s.alternatives?.forEach(row)
+            if let section = s.section { selectors.append(section) }
+            if let not = s.not { row(not) }
+        }
+        for rule in rules {
+            switch rule.meaning {
+            case .hold(let rows, _, _), .keepInSection(let rows): row(rows)
+            case .reserve(_, _, let sections): if let sections { selectors.append(sections) }
+            case .accept(let section, let from, let rows): selectors += [section, from]; row(rows)
+            case .capacity(let section, _, _, let rows): selectors.append(section); if let rows { row(rows) }
+            case .keepOrder(let section): selectors.append(section)
+            }
+        }
+        sectionSelectors = selectors
+    }
+
+    var exhausted: Bool { budget <= 0 || solver.work > budget }
+
+    // MARK: Sections
+
+    /// Every section the vocabulary can build (no rows, no attributes), in a fixed order.
+    lazy var sectionCandidates: [Section] = {
+        var out: [Section] = []
+        let tags = vocabulary.sectionTags
+        let subsets = tags.count <= 12 ? (0..<(1 << tags.count)).map { mask in tags.indices.filter { mask & (1 << $0) != 0 }.map { tags[$0] } } : [[]]
+        for id in [nil] + vocabulary.sectionIDs.map(Optional.some) {
+            for kind in [nil] + vocabulary.sectionKinds.map(Optional.some) {
+                for tagSet in subsets { out.append(Section(id: id, kind: kind, tags: tagSet, rows: [])) }
+            }
+        }
+        return out
+    }()
+
+    /// Whether the vocabulary's sections were all built (more than 12 section tag classes are not).
+    var sectionsComplete: Bool { vocabulary.sectionTags.count <= 12 }
+
+    /// The sections at place `index` of `count` that differ for some selector: one per profile.
+    mutating func distinctSections(_ index: Int, _ count: Int) -> [SectionSite] {
+        var seen = Set<[Bool]>(), out: [SectionSite] = []
+        for section in sectionCandidates {
+            let site = SectionSite(section: section, index: index, count: count)
+            let profile = sectionSelectors.map(site.selected)
+            budget -= sectionSelectors.count
+            if seen.insert(profile).inserted { out.append(site) }
+        }
+        return out
+    }
+
+    /// Section counts and the places of the source and destination, one per class of places
+    /// (the index below `Cs`, or the distance from the end below it, or neither).
+    func geometries(cross: Bool?) -> [(count: Int, s: Int, t: Int)] {
+        let cs = vocabulary.sectionConstant
+        var seen = Set<[Int]>(), out: [(Int, Int, Int)] = []
+        for count in 1...(2 * cs + 2) {
+            for s in 0..<count {
+                for t in 0..<count {
+                    if let cross, cross != (s != t) { continue }
+                    let key = [min(s, cs), min(count - 1 - s, cs), min(t, cs), min(count - 1 - t, cs), s == t ? 0 : (s < t ? 1 : 2)]
+                    if seen.insert(key).inserted { out.append((count, s, t)) }
+                }
+            }
+        }
+        return out
+    }
+
+    // MARK: Shapes
+
+    enum Cell: Hashable { case row, x, slot, loop }
+
+    /// The shapes of a section: every arrangement of its rows that a selector or a pin can tell
+    /// apart (docs/ANALYSIS.md). `x`: it holds the moving row; `slot`: the drop slot.
+    func shapes(x: Bool, slot: Bool) -> [[Cell]] {
+        let c = vocabulary.rowConstant
+        var bases: [[Cell]] = []
+        let minimum = x ? 1 : 0
+        if 2 * c - 1 >= minimum {
+            for n in minimum...(2 * c - 1) {
+                if x {
+                    for i in 0..<n { bases.append((0..<n).map { $0 == i ? .x : .row }) }
+                } else {
+                    bases.append(Array(repeating: .row, count: n))
+                }
+            }
+        }
+        // n >= 2C: C rows at each end, runs in the middle.
+        let head = [Cell](repeating: .row, count: c), tail = head
+        if x {
+            for k in 0..<c {
+                var h = head
+                h[k] = .x
+                bases.append(h + [.loop] + tail)
+                var t = tail
+                t[k] = .x
+                bases.append(head + [.loop] + t)
+            }
+            bases.append(head + [.loop, .x, .loop] + tail)
+        } else {
+            bases.append(head + [.loop] + tail)
+        }
+        guard slot else { return bases }
+        var seen = Set<[Cell]>(), out: [[Cell]] = []
+        for base in bases {
+            for gap in 0...base.count {
+                var shape = base
+                shape.insert(.slot, at: gap)
+                // A slot inside the middle run: split it, so rows can lie on both sides.
+                if gap > 0, base[gap - 1] == .loop { shape.insert(.loop, at: gap + 1) }
+                if seen.insert(shape).inserted { out.append(shape) }
+            }
+        }
+        return out
+    }
+
+    // MARK: The programme over one section
+
+    /// One limit counted in a section: which rule, which side, its cap.
+    struct Counter: Hashable {
+        var rule: Int
+        /// true: the destination's `max`; false: the source's `min`.
+        var max: Bool
+        var cap: Int
+    }
+
+    struct State: Hashable {
+        var broken: UInt64 = 0
+        var counts: [Int]
+        var between = false
+    }
+
+    struct Back {
+        var previous: State?
+        var row: Row?
+        var sameLayer: Bool
+    }
+
+    /// What a section can end as: each reachable state with the rows that reach it.
+    struct Outcome {
+        var state: State
+        var rows: [Row]
+        var xIndex: Int?
+        var slot: Int?
+    }
+
+    /// The pins that must break, in a fixed order (bit positions of ``State/broken``).
+    var requiredPins: [Int] = []
+
+    /// Whether pin rule `p` is broken by the row `row` at `site` when it shifts as given.
+    func pinBreaks(_ p: Int, _ site: RowSite, _ row: PartialRow, start: Bool, end: Bool) -> Tri {
+        switch rules[p].meaning {
+        case .hold(let selector, _, let anchor):
+            let m = site.match(selector, row)
+            switch anchor {
+            case .start?: return m.matches && Tri(start)
+            case .end?: return m.matches && Tri(end)
+            case nil: return (m.fromEnd && Tri(end)) || (m.matches && !m.fromEnd && Tri(start))
+            }
+        case .reserve(let edge, let count, let sections):
+            guard sections.map(site.section.selected) ?? true else { return .no }
+            if edge == .start { return Tri(site.k < count && start) }
+            return Tri(site.k >= site.n - count && end)
+        case .keepInSection, .accept, .capacity, .keepOrder: return .no
+        }
+    }
+
+    /// Whether capacity rule `c` counts the row.
+    func counts(_ c: Int, _ site: RowSite, _ row: PartialRow) -> Tri {
+        guard case .capacity(_, _, _, let rows) = rules[c].meaning else { return .no }
+        guard let rows else { return .yes }
+        return site.match(rows, row).matches
+    }
+
+    /// The distinct effects a row can have at `site`: which required pins it breaks and which
+    /// counters it adds to, each with a row that has it; rows that break a forbidden pin are out.
+    mutating func options(_ site: RowSite, start: Bool, end: Bool, _ query: MoveQuery, _ counters: [Counter]) -> [(broken: UInt64, adds: [Bool], row: Row)] {
+        let forbidden = rules.indices.filter { rules[$0].pins && query.mustNotBreak.contains($0) }
+        let required = requiredPins
+        let countRules = counters.map(\.rule)
+        var out: [(UInt64, [Bool], Row)] = []
+        let bits = required.count + countRules.count
+        for mask in 0..<(1 << bits) {
+            var constraints: [(PartialRow) -> Tri] = []
+            for p in forbidden {
+                constraints.append { [self] in !pinBreaks(p, site, $0, start: start, end: end) }
+            }
+            for (b, p) in required.enumerated() {
+                let want = mask & (1 << b) != 0
+                constraints.append { [self] in
+                    let v = pinBreaks(p, site, $0, start: start, end: end)
+                    return want ? v : !v
+                }
+            }
+            for (b, c) in countRules.enumerated() {
+                let want = mask & (1 << (required.count + b)) != 0
+                constraints.append { [self] in
+                    let v = counts(c, site, $0)
+                    return want ? v : !v
+                }
+            }
+            if let row = solver.solve(constraints) {
+                out.append((UInt64(mask & ((1 << required.count) - 1)), countRules.indices.map { mask & (1 << (required.count + $0)) != 0 }, row))
+            }
+        }
+        return out
+    }
+
+    /// Runs the programme over one section of the given shape. `xRow`: the moving row, when
+    /// the section holds it; `xCounts`: which counters it adds to.
+    mutating func run(
+        _ shape: [Cell], _ section: SectionSite, role: (x: Bool, slot: Bool), same: Bool,
+        _ query: MoveQuery, _ counters: [Counter], xCounts: [Bool]
+    ) -> [Outcome] {
+        // Representative places: each run as one row.
+        let n = shape.filter { $0 != .slot }.count
+        let start = State(counts: Array(repeating: 0, count: counters.count))
+        var layer: [State: Back] = [start: Back(previous: nil, row: nil, sameLayer: false)]
+        var history: [[State: Back]] = []
+        var k = 0, seenX = false, seenSlot = false
+        func add(_ s: State, _ o: (broken: UInt64, adds: [Bool], row: Row)) -> State {
+            var next = s
+            next.broken |= o.broken
+            for i in counters.indices where o.adds[i] { next.counts[i] = min(next.counts[i] + 1, counters[i].cap) }
+            if same && seenX != seenSlot { next.between = true }
+            return next
+        }
+        for cell in shape {
+            if budget <= 0 { return [] }
+            switch cell {
+            case .x:
+                var next: [State: Back] = [:]
+                for s in layer.keys {
+                    var t = s
+                    for i in counters.indices where xCounts[i] { t.counts[i] = min(t.counts[i] + 1, counters[i].cap) }
+                    next[t] = Back(previous: s, row: nil, sameLayer: false)
+                }
+                history.append(layer)
+                layer = next
+                seenX = true
+                k += 1
+            case .slot:
+                seenSlot = true
+            case .row, .loop:
+                let site = RowSite(section: section, k: k, n: n)
+                // Which anchors a row here shifts under (SPEC §2.2): within one section, the
+                // rows between the moving row and the slot; the source's rows after it (start)
+                // and before it (end); the destination's rows after the slot (start) and
+                // before it (end).
+                let shifts: (start: Bool, end: Bool)
+                if same { shifts = seenX != seenSlot ? (true, true) : (false, false) }
+                else if role.x { shifts = seenX ? (true, false) : (false, true) }
+                else { shifts = seenSlot ? (true, false) : (false, true) }
+                let opts = options(site, start: shifts.start, end: shifts.end, query, counters)
+                budget -= opts.count * max(layer.count, 1)
+                var next: [State: Back] = [:]
+                if cell == .loop {
+                    for s in layer.keys { next[s] = Back(previous: s, row: nil, sameLayer: false) }
+                    var frontier = Array(layer.keys)
+                    while let s = frontier.popLast() {
+                        for o in opts {
+                            let t = add(s, o)
+                            if next[t] == nil {
+                                next[t] = Back(previous: s, row: o.row, sameLayer: true)
+                                frontier.append(t)
+                                budget -= 1
+                            }
+                        }
+                        if budget <= 0 { return [] }
+                    }
+                } else {
+                    for s in layer.keys {
+                        for o in opts {
+                            let t = add(s, o)
+                            if next[t] == nil { next[t] = Back(previous: s, row: o.row, sameLayer: false) }
+                        }
+                    }
+                }
+                history.append(layer)
+                layer = next
+                k += 1
+            }
+        }
+        history.append(layer)
+        // Rebuild each end state's rows.
+        var out: [Outcome] = []
+        for end in layer.keys.sorted(by: Self.order) {
+            var rows: [Row] = [], state = end, xIndexFromEnd: Int? = nil
+            var slotFromEnd: Int? = nil
+            var level = history.count - 1
+            var cells = shape
+            // Walk the shape backwards, layer by layer.
+            while let cell = cells.popLast() {
+                if cell == .slot {
+                    slotFromEnd = rows.count
+                    continue
+                }
+                let current = history[level]
+                guard let back = current[state] else { break }
+                if cell == .x {
+                    xIndexFromEnd = rows.count
+                    rows.append(Row(id: ""))
+                    state = back.previous ?? state
+                } else {
+                    // Runs: follow the same layer until the state came from the layer before.
+                    var b = back
+                    while b.sameLayer, let previous = b.previous, let row = b.row {
+                        rows.append(row)
+                        state = previous
+                        guard let nb = current[state] else { break }
+                        b = nb
+                    }
+                    if cell == .row, let row = b.row {
+                        rows.append(row)
+                    }
+                    state = b.previous ?? state
+                }
+                level -= 1
+            }
+            rows.reverse()
+            let count = rows.count
+            out.append(Outcome(state: end, rows: rows, xIndex: xIndexFromEnd.map { count - 1 - $0 }, slot: slotFromEnd.map { count - $0 }))
+        }
+        return out
+    }
+
+    static func order(_ a: State, _ b: State) -> Bool {
+        (a.broken, a.counts.reduce(0, +), a.between ? 1 : 0) < (b.broken, b.counts.reduce(0, +), b.between ? 1 : 0)
+    }
+}

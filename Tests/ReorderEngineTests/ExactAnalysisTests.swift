@@ -1,0 +1,130 @@
+import Testing
+import ReorderEngine
+@testable import ReorderPolicy
+
+/// The exact analysis (docs/ANALYSIS.md) against the engine: every universal claim it makes on
+/// a random policy — selects nothing, dead, admits nothing — is checked on many random tables
+/// (lists, `not`, section mappings, duplicate section ids, positions from both ends, tables
+/// larger than the theorem's bound), and every rule it does not call dead must have shown a
+/// witness the engine confirmed (the search checks each witness itself).
+@Suite struct ExactAnalysisTests {
+    /// Random tables over the generator's words, some larger than the small-model bound.
+    static func tables(_ gen: inout RandomPolicies, _ count: Int) -> [Table] {
+        (0..<count).map { n in
+            var t = gen.table()
+            if n % 3 == 0 {
+                // Longer sections: positions counted from both ends stop overlapping.
+                for u in t.sections.indices {
+                    for _ in 0..<gen.int(0...5) {
+                        t.sections[u].rows.insert(Row(id: gen.pick(gen.rowIDs), kind: gen.chance(0.5) ? gen.pick(gen.kinds) : nil, tags: gen.some(gen.tags)),
+                                                  at: gen.int(0...t.sections[u].rows.count))
+                    }
+                }
+            }
+            return t
+        }
+    }
+
+    @Test(arguments: 0..<4)
+    func universalClaimsHoldOnEveryTableTried(chunk: Int) throws {
+        var gen = RandomPolicies(seed: 0xE4AC7 + UInt64(chunk))
+        var claims = 0
+        for n in 0..<60 {
+            var policy = gen.policy()
+            // Plant rules that are often dead: a copy of a rule, or a rule inside another.
+            if !policy.rules.isEmpty && gen.chance(0.5) {
+                let copy = gen.pick(policy.rules)
+                policy.rules.insert(RowRule(copy.kind, metadata: RuleMetadata(id: "copy-\(n)")), at: gen.int(0...policy.rules.count))
+            }
+            let compiled = try CompiledPolicy(policy)
+            let exact = ExactAnalysis(policy, compiled)
+            let tables = Self.tables(&gen, 120)
+            for r in exact.dead {
+                claims += 1
+                var without = policy
+                without.rules.remove(at: r)
+                let other = try CompiledPolicy(without)
+                for table in tables {
+                    let a = compiled.bind(table), b = other.bind(table)
+                    for (s, section) in table.sections.enumerated() {
+                        for i in section.rows.indices {
+                            let from = Position(section: s, row: i)
+                            if a.canMove(from) != b.canMove(from) {
+                                Issue.record("dead rule \(r) changes canMove at \(from): \(policy)\n\(table)")
+                                return
+                            }
+                            for (t, target) in table.sections.enumerated() {
+                                for j in 0...(t == s ? target.rows.count - 1 : target.rows.count) {
+                                    let to = Position(section: t, row: j)
+                                    if a.target(from: from, proposed: to) != b.target(from: from, proposed: to)
+                                        || a.isValid(from: from, to: to) != b.isValid(from: from, to: to) {
+                                        Issue.record("dead rule \(r) changes \(from)->\(to): \(policy)\n\(table)")
+                                        return
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            for r in exact.admitsNothing {
+                claims += 1
+                guard case .accept(let section, _, _) = policy.rules[r].kind.meaning else { continue }
+                for table in tables {
+                    let bound = compiled.bind(table)
+                    for (s, rows) in table.sections.enumerated() {
+                        for i in rows.rows.indices where bound.canMove(Position(section: s, row: i)) {
+                            for (t, target) in table.sections.enumerated() where t != s {
+                                let site = SectionSite(section: target, index: t, count: table.sections.count)
+                                guard site.selected(by: section) else { continue }
+                                for j in 0...target.rows.count where bound.isValid(from: Position(section: s, row: i), to: Position(section: t, row: j)) {
+                                    Issue.record("accept \(r) admits \(s).\(i)->\(t).\(j): \(policy)\n\(table)")
+                                    return
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            for (r, _) in exact.selectsNothing {
+                claims += 1
+                for table in tables {
+                    let bound = compiled.bind(table)
+                    if !bound.rowsHeld(byRule: r).isEmpty || !(bound.sectionsCovered(byRule: r) ?? []).isEmpty {
+                        // An accept whose `rows` selects nothing still guards its sections.
+                        if case .accept = policy.rules[r].kind.meaning, (bound.rowsSelected(byRule: r) ?? []).isEmpty { continue }
+                        Issue.record("rule \(r) selects something: \(policy)\n\(table)")
+                        return
+                    }
+                }
+            }
+        }
+        #expect(claims > 10, "the random policies made too few claims to test (\(claims))")
+    }
+
+    /// The issue's smallest false claim: cards moving among two columns are admitted.
+    @Test func multiSectionAcceptIsNotClosed() throws {
+        let policy = Policy(name: "p", rules: [RowRule(.accept(section: .some([.id("Doing"), .id("Review")]), from: .some([.id("Doing"), .id("Review")]), rows: .all), metadata: RuleMetadata(id: "a"))])
+        let exact = ExactAnalysis(policy, try CompiledPolicy(policy))
+        #expect(exact.admitsNothing.isEmpty && exact.dead.isEmpty && exact.selectsNothing.isEmpty && !exact.incomplete)
+    }
+
+    /// Defects worded differently are found: a capacity of 0 closing an accept's sections, a
+    /// shadowed lock written with a list, an impossible selector written with `not`.
+    @Test func plantedDefectsInOtherWords() throws {
+        func rule(_ kind: RowRule.Kind, _ id: String) -> RowRule { RowRule(kind, metadata: RuleMetadata(id: id)) }
+        let policy = Policy(name: "p", rules: [
+            rule(.accept(section: .id("Done"), from: .id("Doing"), rows: .all), "accept"),
+            rule(.capacity(section: .id("Done"), max: 0, min: nil), "full"),
+            rule(.lock(RowSelector(kinds: ["header"])), "lock-a"),
+            rule(.lock(.anyOf([RowSelector(kinds: ["header"]), RowSelector(ids: ["h"], kinds: ["header"])])), "lock-b"),
+            rule(.pin(RowSelector(ids: ["x"], not: RowSelector(ids: ["x"])), anchor: nil), "never"),
+        ])
+        let exact = ExactAnalysis(policy, try CompiledPolicy(policy))
+        #expect(exact.admitsNothing == [0])
+        // The two locks hold the same rows: the later is reported, and the earlier then holds alone.
+        #expect(exact.dead.contains(3) && !exact.dead.contains(2))
+        #expect(exact.selectsNothing.map(\.rule) == [4])
+        #expect(!exact.incomplete)
+    }
+}
