@@ -460,7 +460,7 @@ function focusLifted(drag) {
 }
 
 // ---- The decision --------------------------------------------------------------------------
-function place(p) { return sectionName(p[0]) + " " + p[1] + " (" + p[0] + "." + p[1] + ")"; }
+function place(p) { return sectionName(p[0]) + ", position " + (p[1] + 1) + " (" + p[0] + "." + p[1] + ")"; }
 function showDecision(result, kind) {
   state.lastResult = result;
   draw();

@@ -263,6 +263,32 @@ try:
     status = js("return document.getElementById('status').textContent")
     check(js("return document.getElementById('status').dataset.decision") == "allowed", "SortableJS drop decided: " + status)
 
+    # The HTML5 example: Chromium's native drag cannot be driven by WebDriver, so the drag
+    # events are dispatched from script (with a real DataTransfer) at the cards' positions.
+    driver.get(BASE + "/examples/html5.html")
+    wait.until(lambda d: js("return document.querySelectorAll('.item').length === 9"))
+    network()
+    js("""window.dt = new DataTransfer();
+      window.fire = function (type, el, dy) { var r = el.getBoundingClientRect();
+        var e = new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: window.dt,
+                                      clientX: r.left + 5, clientY: r.top + (dy === undefined ? r.height / 2 : dy) });
+        el.dispatchEvent(e); return e.defaultPrevented; };
+      window.card = function (name) { return Array.from(document.querySelectorAll('.item')).find(e => e.textContent === name); };
+      fire('dragstart', card('Signup'));""")
+    wait.until(lambda d: js("return client.ready()"))
+    archive_refused = not js("return fire('dragover', card('Logo'), 2)")
+    check(archive_refused and js("return document.querySelectorAll('.list')[3].dataset.drop") == "refused",
+          "HTML5: dragover on Archive is refused (no preventDefault)")
+    check(js("return fire('dragover', card('Onboarding'), 2)") and js("return document.querySelectorAll('.list')[2].dataset.drop") == "ok",
+          "HTML5: dragover on Review is accepted")
+    js("fire('drop', card('Onboarding'), 2); fire('dragend', card('Signup'))")
+    wait.until(lambda d: js("return !!document.getElementById('status').dataset.decision"))
+    sent = [u for u in network() if "/v1/" in u]
+    check(js("return document.getElementById('status').dataset.target") == "2.0"
+          and js("return Array.from(document.querySelectorAll('.list')[2].querySelectorAll('.item')).map(e => e.textContent)") == ["Signup", "Onboarding"],
+          "HTML5: the drop is decided allowed at 2.0 and drawn")
+    check(len(sent) == 2 and sent[0].endswith("/destinations") and sent[1].endswith("/check"), f"HTML5: one request at start, one at drop: {sent}")
+
     network()
     # Chromium's own chrome:// pages are not network; every http(s)/ws request must be ours.
     stray = [u for u in requests_seen if u.split(":")[0] in ("http", "https", "ws", "wss", "ftp") and not u.startswith(BASE + "/")]
