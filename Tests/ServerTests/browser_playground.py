@@ -29,6 +29,10 @@ except ImportError as error:
     sys.exit(3)
 
 BASE, CLI, POLICIES, SCREENSHOT = sys.argv[1:5]
+# Selenium Manager must neither look for drivers online nor send usage statistics: the driver
+# and the browser are Debian's, named below.
+os.environ["SE_OFFLINE"] = "true"
+os.environ["SE_AVOID_STATS"] = "true"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 if not CHROMIUM or not DRIVER:
