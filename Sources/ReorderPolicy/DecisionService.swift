@@ -106,12 +106,10 @@ public enum DecisionService {
             } catch {
                 return Self.error(error.code, error.message)
             }
-            switch MovesFile.item(fields["move"]!) {
-            case .move(let m): move = m
-            case .offsets:
-                return Self.error(.badRequest, "'move' must be a row move { from, to } or a section move { section-from, section-to }; explain takes no offset moves")
-            case .invalid(_, let error):
-                return Self.error(.badRequest, "'move': " + error)
+            do {
+                move = try explainMove(fields["move"]!)
+            } catch {
+                return Self.error(error.code, error.message)
             }
         }
         let bound = policy.bind(table)
@@ -125,6 +123,76 @@ public enum DecisionService {
             log.raw("\n")
         }
         return Reply(status: 200, body: w.bytes, summary: summary, log: logging ? log.bytes : [])
+    }
+
+    /// Explain's one move: a row move or a section move (no offset moves), else a 400.
+    static func explainMove(_ node: YAMLNode) throws(RequestError) -> Move {
+        switch MovesFile.item(node) {
+        case .move(let m): return m
+        case .offsets:
+            throw RequestError(message: "'move' must be a row move { from, to } or a section move { section-from, section-to }; explain takes no offset moves")
+        case .invalid(_, let error):
+            throw RequestError(message: "'move': " + error)
+        }
+    }
+
+    /// `POST /v1/policies/{name}/destinations`: body `{ "table": <table>, "from": [s, r] }` or
+    /// `{ "table": <table>, "section-from": a }`. Answers what a page needs at drag start to
+    /// decide every hover by itself: `{ "policy", "from" (or "section-from"), "can-move",
+    /// "valid" }`, where `valid` is exactly `explain`'s for a move from there (empty when the
+    /// row or section cannot be picked up). A source outside the table is a 400.
+    public static func destinations(body: [UInt8], policy: CompiledPolicy) -> Reply {
+        let fields: [String: YAMLNode]
+        let table: Table
+        do {
+            fields = try requestFields(body, required: ["table"], optional: ["from", "section-from"])
+            table = try decodeTable(fields["table"]!)
+        } catch {
+            return Self.error(error.code, error.message)
+        }
+        let move: Move
+        switch (fields["from"], fields["section-from"]) {
+        case (let from?, nil):
+            guard let pair = from.sequence, pair.count == 2, let s = integer(pair[0]), let r = integer(pair[1]) else {
+                return Self.error(.badRequest, "'from' must be a position [section, row], found \(from.typeName)")
+            }
+            move = .row(from: Position(section: s, row: r), to: Position(section: s, row: r))
+        case (nil, let from?):
+            guard let a = integer(from) else {
+                return Self.error(.badRequest, "'section-from' must be a section index, found \(from.typeName)")
+            }
+            move = .section(from: a, to: a)
+        default:
+            return Self.error(.badRequest, "expected exactly one of 'from' (a row's [section, row]) and 'section-from' (a section index) beside 'table'")
+        }
+        let explanation: Explanation
+        do {
+            explanation = try policy.bind(table).explain(move)
+        } catch {
+            return Self.error(.badRequest, error.message)
+        }
+        var w = JSONWriter(capacity: 512)
+        w.raw("{\"policy\": ")
+        w.string(policy.policy.name)
+        switch move {
+        case .row(let from, _):
+            w.raw(", \"from\": ")
+            w.pair(from.section, from.row)
+        case .section(let a, _):
+            w.raw(", \"section-from\": ")
+            w.int(a)
+        }
+        w.raw(", \"can-move\": ")
+        w.bool(explanation.decision.kind != .denied)
+        DecisionJSON.explanationFields(explanation, into: &w, trace: false)
+        w.raw("}\n")
+        return Reply(status: 200, body: w.bytes, summary: DecisionJSON.Summary(), log: [])
+    }
+
+    /// A plain JSON integer, read as SPEC §4 reads integers.
+    private static func integer(_ node: YAMLNode) -> Int? {
+        guard case .scalar(let text, .plain) = node.content else { return nil }
+        return Int(text)
     }
 
     /// The JSON document of `explain --format json` for one move; `event` receives the
@@ -161,8 +229,9 @@ public enum DecisionService {
 
     /// Parses a JSON object body and returns its fields; every key of `required` must be present
     /// and no others.
-    static func requestFields(_ body: [UInt8], required: [String]) throws(RequestError) -> [String: YAMLNode] {
+    static func requestFields(_ body: [UInt8], required: [String], optional: [String] = []) throws(RequestError) -> [String: YAMLNode] {
         let expected = required.map { "'\($0)'" }.joined(separator: " and ")
+            + optional.map { ", optionally '\($0)'" }.joined()
         guard !body.isEmpty else { throw RequestError(message: "the body is empty; expected a JSON object with \(expected)") }
         // The YAML reader enforces SPEC §4's limits (depth, no aliases, valid UTF-8) on bodies too.
         var parsed = YAMLDocument.parse(body, file: "<request>", limits: YAMLLimits(maxBytes: Int.max))
@@ -184,7 +253,7 @@ public enum DecisionService {
         }
         var fields: [String: YAMLNode] = [:]
         for entry in entries {
-            guard required.contains(entry.name) else {
+            guard required.contains(entry.name) || optional.contains(entry.name) else {
                 throw RequestError(message: "unknown field '\(entry.name)'; expected \(expected)")
             }
             fields[entry.name] = entry.value

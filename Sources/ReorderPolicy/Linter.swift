@@ -82,21 +82,31 @@ public enum Linter {
             }
         }
         for index in report.documents.indices {
-            var document = report.documents[index]
-            if let analysis, !document.hasErrors {
-                document.diagnostics = Diagnostic.sorted(document.diagnostics + analysis(document))
-            }
-            if let config { document.diagnostics = config.apply(to: document.diagnostics) }
-            // Waiver comments: judged only when the analysis ran (else nothing could match them).
-            let waivers = Waivers.find(in: document.source)
-            (document.diagnostics, document.suppressed) = Waivers.apply(
-                waivers, to: document.diagnostics, file: document.source.path, judged: analysis != nil && !document.hasErrors)
-            if strict {
-                for d in document.diagnostics.indices { document.diagnostics[d].severity = .error }
-            }
-            report.documents[index] = document
+            report.documents[index] = lint(report.documents[index], strict: strict, config: config, analysis: analysis)
         }
         return report
+    }
+
+    /// Lints one loaded document as `lint` does a file: adds the analysis' findings (when it
+    /// has no errors), applies the config's severities, waiver comments and `strict`. The
+    /// playground lints policy text this way.
+    public static func lint(
+        _ loaded: PolicyDocument, strict: Bool = false, config: ProjectConfig? = nil,
+        analysis: ((PolicyDocument) -> [Diagnostic])? = nil
+    ) -> PolicyDocument {
+        var document = loaded
+        if let analysis, !document.hasErrors {
+            document.diagnostics = Diagnostic.sorted(document.diagnostics + analysis(document))
+        }
+        if let config { document.diagnostics = config.apply(to: document.diagnostics) }
+        // Waiver comments: judged only when the analysis ran (else nothing could match them).
+        let waivers = Waivers.find(in: document.source)
+        (document.diagnostics, document.suppressed) = Waivers.apply(
+            waivers, to: document.diagnostics, file: document.source.path, judged: analysis != nil && !document.hasErrors)
+        if strict {
+            for d in document.diagnostics.indices { document.diagnostics[d].severity = .error }
+        }
+        return document
     }
 
     /// Every `*.yaml` / `*.yml` file below `directory`, sorted, as paths joined onto `directory`.

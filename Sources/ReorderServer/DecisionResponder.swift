@@ -16,6 +16,10 @@ struct DecisionResponder: HTTPResponder {
     let log: DecisionLogFile?
     let maxBody: Int
     let logger: Logger
+    /// `--playground`: serve the playground page, its endpoints and the example pages.
+    var playground = false
+    /// The `--policies` paths, searched for example tables by the playground.
+    var policyPaths: [String] = []
 
     /// The routes, as patterns (metrics are labelled with these, never with raw paths).
     enum Route: String, CaseIterable {
@@ -25,14 +29,36 @@ struct DecisionResponder: HTTPResponder {
         case policies = "/v1/policies"
         case check = "/v1/policies/{name}/check"
         case explain = "/v1/policies/{name}/explain"
+        case destinations = "/v1/policies/{name}/destinations"
+        case client = "/client.js"
+        case playground = "/playground"
+        case playgroundDecide = "/v1/playground"
+        case playgroundExamples = "/v1/playground/examples"
+        case exampleHTML5 = "/examples/html5.html"
+        case exampleSortable = "/examples/sortable.html"
+        case sortableLibrary = "/examples/Sortable.min.js"
         case unknown = "unmatched"
 
-        var method: HTTPRequest.Method { self == .check || self == .explain ? .post : .get }
+        var method: HTTPRequest.Method {
+            switch self {
+            case .check, .explain, .destinations, .playgroundDecide: .post
+            default: .get
+            }
+        }
+
+        /// Routes that exist only with `--playground` (404 `not-found` without it).
+        var playgroundOnly: Bool {
+            switch self {
+            case .playground, .playgroundDecide, .playgroundExamples, .exampleHTML5, .exampleSortable, .sortableLibrary: true
+            default: false
+            }
+        }
     }
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
-        let (route, name) = Self.match(request.uri.path)
+        var (route, name) = Self.match(request.uri.path)
+        if route.playgroundOnly && !playground { (route, name) = (.unknown, nil) }
         let reply = await answer(request, route: route, name: name)
         let elapsed = ContinuousClock.now - started
         let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
@@ -73,21 +99,42 @@ struct DecisionResponder: HTTPResponder {
         case .policies: return Answer(status: 200, body: ServerJSON.policies(store.snapshot), contentType: "application/json")
         case .metrics: return Answer(status: 200, body: metrics.exposition(), contentType: "text/plain; version=0.0.4; charset=utf-8")
         case .openapi: return Answer(status: 200, body: Array(OpenAPIDocument.json.utf8), contentType: "application/json")
-        case .check, .explain:
+        case .client: return Answer(status: 200, body: Array(ClientScript.source.utf8), contentType: "text/javascript; charset=utf-8")
+        case .playground: return Answer(status: 200, body: Array(PlaygroundPage.html.utf8), contentType: "text/html; charset=utf-8")
+        case .exampleHTML5: return Answer(status: 200, body: Array(ExamplePages.html5.utf8), contentType: "text/html; charset=utf-8")
+        case .exampleSortable: return Answer(status: 200, body: Array(ExamplePages.sortable.utf8), contentType: "text/html; charset=utf-8")
+        case .sortableLibrary:
+            guard let bytes = FileManager.default.contents(atPath: ExamplePages.sortableLibraryPath) else {
+                return Answer(DecisionService.error(.notFound, "SortableJS is not installed at \(ExamplePages.sortableLibraryPath) (Debian: apt-get install libjs-sortable)"))
+            }
+            return Answer(status: 200, body: Array(bytes), contentType: "text/javascript; charset=utf-8")
+        case .playgroundExamples:
+            return Answer(status: 200, body: ServerJSON.examples(store.snapshot, paths: policyPaths), contentType: "application/json")
+        case .playgroundDecide:
+            let body: [UInt8]
+            switch await readBody(request) {
+            case .success(let bytes): body = bytes
+            case .failure(let refusal): return refusal.answer
+            }
+            // The analysis of lint, under lint's default bound and CPU budget.
+            let reply = PlaygroundService.answer(body: body) { document in
+                PolicyAnalyzer.analyze(document, bound: .standard, budget: PolicyAnalyzer.defaultBudget)
+            }
+            metrics.decided(reply.summary)
+            return Answer(reply)
+        case .check, .explain, .destinations:
             // One snapshot for the whole request: one policy version decides it from start to end.
             let snapshot = store.snapshot
             guard let name, let policy = snapshot.policies[name] else {
                 return Answer(DecisionService.error(.unknownPolicy, "no policy named '\(Self.printable(name ?? ""))' is served; GET /v1/policies lists them"))
             }
-            if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBody {
-                return Answer(DecisionService.error(.tooLarge, "the body is \(length) bytes; at most \(maxBody) are accepted (--max-body)"))
-            }
             let body: [UInt8]
-            do {
-                var buffer = try await request.body.collect(upTo: maxBody)
-                body = buffer.readBytes(length: buffer.readableBytes) ?? []
-            } catch {
-                return Answer(DecisionService.error(.tooLarge, "the body is larger than \(maxBody) bytes (--max-body)"))
+            switch await readBody(request) {
+            case .success(let bytes): body = bytes
+            case .failure(let refusal): return refusal.answer
+            }
+            if route == .destinations {
+                return Answer(DecisionService.destinations(body: body, policy: policy.compiled))
             }
             let reply = route == .check
                 ? DecisionService.check(body: body, policy: policy.compiled, policyHash: policy.hash, logging: log != nil)
@@ -102,6 +149,21 @@ struct DecisionResponder: HTTPResponder {
         }
     }
 
+    struct Refusal: Error { var answer: Answer }
+
+    /// The request's body, at most `--max-body` bytes (checked against `Content-Length` first).
+    private func readBody(_ request: Request) async -> Result<[UInt8], Refusal> {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBody {
+            return .failure(Refusal(answer: Answer(DecisionService.error(.tooLarge, "the body is \(length) bytes; at most \(maxBody) are accepted (--max-body)"))))
+        }
+        do {
+            var buffer = try await request.body.collect(upTo: maxBody)
+            return .success(buffer.readBytes(length: buffer.readableBytes) ?? [])
+        } catch {
+            return .failure(Refusal(answer: Answer(DecisionService.error(.tooLarge, "the body is larger than \(maxBody) bytes (--max-body)"))))
+        }
+    }
+
     /// The route a path names, and the policy name for the decision routes (percent-decoded).
     static func match(_ path: String) -> (Route, String?) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
@@ -110,6 +172,13 @@ struct DecisionResponder: HTTPResponder {
         case ["metrics"]: return (.metrics, nil)
         case ["openapi.json"]: return (.openapi, nil)
         case ["v1", "policies"]: return (.policies, nil)
+        case ["client.js"]: return (.client, nil)
+        case ["playground"]: return (.playground, nil)
+        case ["v1", "playground"]: return (.playgroundDecide, nil)
+        case ["v1", "playground", "examples"]: return (.playgroundExamples, nil)
+        case ["examples", "html5.html"]: return (.exampleHTML5, nil)
+        case ["examples", "sortable.html"]: return (.exampleSortable, nil)
+        case ["examples", "Sortable.min.js"]: return (.sortableLibrary, nil)
         default:
             if parts.count == 4, parts[parts.startIndex] == "v1", parts[parts.startIndex + 1] == "policies", !parts[parts.startIndex + 2].isEmpty {
                 let raw = String(parts[parts.startIndex + 2])
@@ -117,6 +186,7 @@ struct DecisionResponder: HTTPResponder {
                 switch parts.last! {
                 case "check": return (.check, name)
                 case "explain": return (.explain, name)
+                case "destinations": return (.destinations, name)
                 default: break
                 }
             }

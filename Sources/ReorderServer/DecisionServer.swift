@@ -18,6 +18,8 @@ public struct ServerConfiguration: Sendable {
     public var logPath: String?
     /// Largest accepted request body.
     public var maxBody = 8 * 1024 * 1024
+    /// `--playground`: serve the playground page, its endpoints and the example pages.
+    public var playground = false
     /// How often the policy files are looked at again.
     public var reloadInterval: Duration = .milliseconds(500)
 
@@ -68,7 +70,9 @@ public enum DecisionServer {
     ) async throws {
         let metrics = ServerMetrics()
         metrics.policiesLoaded(store.snapshot.policies.count)
-        let responder = DecisionResponder(store: store, metrics: metrics, log: log, maxBody: configuration.maxBody, logger: logger)
+        var responder = DecisionResponder(store: store, metrics: metrics, log: log, maxBody: configuration.maxBody, logger: logger)
+        responder.playground = configuration.playground
+        responder.policyPaths = configuration.policies
         let host = configuration.host
         let app = Application(
             responder: responder,
@@ -77,7 +81,8 @@ public enum DecisionServer {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let shown = host.contains(":") ? "[\(host)]" : host
-                started("reorder-policy-server listening on http://\(shown):\(port) (\(store.snapshot.policies.count) policies)")
+                started("reorder-policy-server listening on http://\(shown):\(port) (\(store.snapshot.policies.count) policies)"
+                    + (configuration.playground ? "; playground at http://\(shown):\(port)/playground" : ""))
             },
             logger: logger
         )

@@ -65,6 +65,29 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/v1/policies/{name}/destinations": {
+      "post": {
+        "operationId": "destinations",
+        "summary": "Where a row (or section) may be dropped: what a page asks once at drag start, to decide every hover without a request.",
+        "parameters": [ { "$ref": "#/components/parameters/PolicyName" } ],
+        "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/DestinationsRequest" } } } },
+        "responses": {
+          "200": { "description": "`valid` is exactly the `valid` of `explain --format json` for a move from the source to itself; empty, with `can-move` false, when the row or section cannot be picked up.",
+                   "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Destinations" } } } },
+          "400": { "$ref": "#/components/responses/Error" },
+          "404": { "$ref": "#/components/responses/Error" },
+          "405": { "$ref": "#/components/responses/Error" },
+          "413": { "$ref": "#/components/responses/Error" }
+        }
+      }
+    },
+    "/client.js": {
+      "get": {
+        "operationId": "client",
+        "summary": "The dependency-free browser client (ReorderClient) with its SortableJS and HTML5 drag-and-drop adapters.",
+        "responses": { "200": { "description": "JavaScript.", "content": { "text/javascript": { "schema": { "type": "string" } } } } }
+      }
+    },
     "/metrics": {
       "get": {
         "operationId": "metrics",
@@ -181,6 +204,23 @@ enum OpenAPIDocument {
       "ExplainRequest": {
         "type": "object", "required": ["table", "move"], "additionalProperties": false,
         "properties": { "table": { "$ref": "#/components/schemas/Table" }, "move": { "$ref": "#/components/schemas/Move" } }
+      },
+      "DestinationsRequest": {
+        "type": "object", "required": ["table"], "additionalProperties": false,
+        "properties": { "table": { "$ref": "#/components/schemas/Table" },
+                        "from": { "$ref": "#/components/schemas/Position" },
+                        "section-from": { "type": "integer" } },
+        "oneOf": [ { "required": ["from"] }, { "required": ["section-from"] } ]
+      },
+      "Destinations": {
+        "type": "object", "required": ["policy", "can-move", "valid"], "additionalProperties": false,
+        "properties": {
+          "policy": { "type": "string" },
+          "from": { "$ref": "#/components/schemas/Position" },
+          "section-from": { "type": "integer" },
+          "can-move": { "type": "boolean" },
+          "valid": { "type": "array", "description": "Row sources: [{section, rows: [[j0, j1], ...]}] (inclusive ranges, rows counted after the removal); section sources: [[b0, b1], ...]." }
+        }
       },
       "Violation": {
         "type": "object", "required": ["rule", "kind", "message", "location", "reason"],

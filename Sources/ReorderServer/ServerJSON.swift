@@ -41,3 +41,43 @@ enum ServerJSON {
         return w.bytes
     }
 }
+
+extension ServerJSON {
+    /// `GET /v1/playground/examples` (`--playground` only): the served policies with their text,
+    /// and every table file found below the `--policies` directories, as request JSON:
+    /// `{ "policies": [ { "name", "file", "text" } ], "tables": [ { "file", "table" } ] }`.
+    /// Read when asked, so edits and hot reloads show.
+    static func examples(_ snapshot: PolicySnapshot, paths: [String]) -> [UInt8] {
+        var w = JSONWriter(capacity: 16_384)
+        w.raw("{\"policies\": [")
+        var first = true
+        for name in snapshot.policies.keys.sorted() {
+            let p = snapshot.policies[name]!
+            guard let source = try? SourceFile.read(p.file) else { continue }
+            w.raw(first ? "\n  " : ",\n  ")
+            first = false
+            w.raw("{\"name\": ")
+            w.string(p.name)
+            w.raw(", \"file\": ")
+            w.string(p.file)
+            w.raw(", \"text\": ")
+            w.string(String(decoding: source.bytes, as: UTF8.self))
+            w.raw("}")
+        }
+        w.raw(first ? "], \"tables\": [" : "\n], \"tables\": [")
+        first = true
+        for file in Set(paths.flatMap { Linter.policyFiles(under: $0) }).sorted() {
+            let (table, _, diagnostics) = TableLoader.load(path: file)
+            guard let table, diagnostics.isEmpty else { continue }
+            w.raw(first ? "\n  " : ",\n  ")
+            first = false
+            w.raw("{\"file\": ")
+            w.string(file)
+            w.raw(", \"table\": ")
+            w.bytes(PlaygroundService.tableJSON(table))
+            w.raw("}")
+        }
+        w.raw(first ? "]}\n" : "\n]}\n")
+        return w.bytes
+    }
+}

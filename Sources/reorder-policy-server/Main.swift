@@ -18,7 +18,9 @@ struct ServerCommand: AsyncParsableCommand {
         abstract: "Serve reorder policies over HTTP: the JSON of check and explain, with hot reload.",
         discussion: """
             Endpoints: GET /health, GET /v1/policies, POST /v1/policies/{name}/check,
-            POST /v1/policies/{name}/explain, GET /metrics, GET /openapi.json.
+            POST /v1/policies/{name}/explain, POST /v1/policies/{name}/destinations, GET /client.js,
+            GET /metrics, GET /openapi.json; with --playground also GET /playground, POST /v1/playground,
+            GET /v1/playground/examples and the example pages under /examples/.
             Exit status: 0 after SIGTERM or SIGINT (requests in flight finish, the log is flushed),
             2 when a policy has errors at start, two policies share a name, or the log cannot be opened,
             1 when the address cannot be bound.
@@ -40,6 +42,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-body"), help: "Largest accepted request body, in bytes.")
     var maxBody = 8 * 1024 * 1024
 
+    @Flag(help: "Also serve the playground at /playground, its endpoints and the client's example pages (off by default).")
+    var playground = false
+
     func validate() throws {
         guard !policies.isEmpty else { throw ValidationError("give at least one policy file or directory with --policies") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
@@ -52,6 +57,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.logPath = log
         configuration.maxBody = maxBody
+        configuration.playground = playground
         let (store, logFile): (PolicyStore, DecisionLogFile?)
         do {
             (store, logFile) = try DecisionServer.prepare(configuration)

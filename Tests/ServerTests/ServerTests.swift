@@ -339,7 +339,8 @@ struct ServerTests {
         let document = try #require(reply.json)
         #expect(document["openapi"] as? String == "3.1.0")
         let paths = try #require(document["paths"] as? [String: [String: Any]])
-        #expect(Set(paths.keys) == ["/health", "/v1/policies", "/v1/policies/{name}/check", "/v1/policies/{name}/explain", "/metrics", "/openapi.json"])
+        #expect(Set(paths.keys) == ["/health", "/v1/policies", "/v1/policies/{name}/check", "/v1/policies/{name}/explain", "/v1/policies/{name}/destinations",
+                                     "/client.js", "/metrics", "/openapi.json"])
         for (path, operations) in paths {
             let concrete = path.replacingOccurrences(of: "{name}", with: "board")
             for method in operations.keys {

@@ -292,7 +292,7 @@ package enum DecisionJSON {
     }
 
     /// The explain fields: `valid` and `trace`, appended to a result before its closing brace.
-    package static func explanationFields(_ e: Explanation, into w: inout JSONWriter) {
+    package static func explanationFields(_ e: Explanation, into w: inout JSONWriter, trace: Bool = true) {
         w.raw(", \"valid\": [")
         if case .section = e.decision.move {
             for (n, r) in e.validSections.enumerated() {
@@ -312,6 +312,7 @@ package enum DecisionJSON {
                 w.raw("]}")
             }
         }
+        guard trace else { return w.raw("]") }
         w.raw("], \"trace\": [")
         for (n, t) in e.trace.enumerated() {
             w.raw(n == 0 ? "\n      " : ",\n      ")

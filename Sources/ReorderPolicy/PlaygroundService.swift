@@ -1,0 +1,123 @@
+import SpannedYAML
+
+/// Answers the playground's requests (docs/PLAYGROUND.md): a policy's *text*, a table and a
+/// move in, the policy's `lint` diagnostics and the `explain` result out. Pure, like
+/// ``DecisionService``: the server only moves bytes. Every step is the one the CLI takes —
+/// ``PolicyLoader`` with SPEC §4's limits, ``Linter/lint(_:strict:config:analysis:)`` with the
+/// analysis under its CPU budget, ``DecisionService/explainJSON(_:_:summary:event:)``.
+public enum PlaygroundService {
+    /// The file name diagnostics and rule locations carry for the playground's policy text.
+    public static let policyFile = "playground.yaml"
+
+    /// `POST /v1/playground`: body `{ "policy": "<YAML text>", "table": <table>, "move": <one
+    /// moves item>, "analysis": true }`; `move` may be left out (lint only), and `"analysis":
+    /// false` skips lint's analysis (the page does so at drag start and drop, where only the
+    /// decision is wanted and the analysis' CPU time would be felt). Answers 200 with
+    /// `{ "lint": <lint --format json>, "explain": <explain --format json> | null }`: a policy
+    /// with errors has its diagnostics and `"explain": null` (it is a playground, the errors
+    /// are the answer). A body, table or move of the wrong shape is a §9 400, as for `explain`.
+    /// `analysis` runs `lint`'s analysis on a policy without errors (nil skips it).
+    public static func answer(body: [UInt8], analysis: ((PolicyDocument) -> [Diagnostic])?) -> DecisionService.Reply {
+        let fields: [String: YAMLNode]
+        let table: Table
+        let move: Move?
+        do {
+            fields = try DecisionService.requestFields(body, required: ["policy", "table"], optional: ["move", "analysis"])
+            table = try DecisionService.decodeTable(fields["table"]!)
+            move = try fields["move"].map(DecisionService.explainMove)
+        } catch {
+            return DecisionService.error(error.code, error.message)
+        }
+        guard case .scalar(let text, let style) = fields["policy"]!.content, style == .doubleQuoted else {
+            return DecisionService.error(.badRequest, "'policy' must be the policy's YAML text as a JSON string, found \(fields["policy"]!.typeName)")
+        }
+        var analyse = true
+        if let flag = fields["analysis"] {
+            guard case .scalar(let word, .plain) = flag.content, word == "true" || word == "false" else {
+                return DecisionService.error(.badRequest, "'analysis' must be true or false, found \(flag.typeName)")
+            }
+            analyse = word == "true"
+        }
+        let document = Linter.lint(PolicyLoader.load(text: text, path: policyFile), analysis: analyse ? analysis : nil)
+        var w = JSONWriter()
+        w.raw("{\"lint\": ")
+        var lint = DiagnosticRenderer.lintJSON(LintReport(documents: [document], unreadable: []))
+        while lint.last == "\n" { lint.removeLast() }
+        w.bytes(lint)
+        w.raw(", \"explain\": ")
+        var summary = DecisionJSON.Summary()
+        if let move, let compiled = document.compiled() {
+            w.append(DecisionService.explainJSON(compiled.bind(table), move, summary: &summary))
+        } else {
+            w.raw("null")
+        }
+        w.raw("}\n")
+        return DecisionService.Reply(status: 200, body: w.bytes, summary: summary, log: [])
+    }
+
+    /// A table as the JSON a request takes (SPEC §3): what the playground draws and sends back.
+    /// Rows with neither kind nor tags are written as their id alone.
+    public static func tableJSON(_ table: Table) -> String {
+        var w = JSONWriter()
+        w.raw("{\"sections\": [")
+        for (n, section) in table.sections.enumerated() {
+            w.raw(n == 0 ? "\n  {" : ",\n  {")
+            if let id = section.id {
+                w.raw("\"id\": ")
+                w.string(id)
+                w.raw(", ")
+            }
+            if let kind = section.kind {
+                w.raw("\"kind\": ")
+                w.string(kind)
+                w.raw(", ")
+            }
+            if !section.tags.isEmpty {
+                w.raw("\"tags\": ")
+                strings(section.tags, into: &w)
+                w.raw(", ")
+            }
+            if !section.attributes.isEmpty {
+                w.raw("\"attributes\": {")
+                for (m, (key, value)) in section.attributes.sorted(by: { $0.key < $1.key }).enumerated() {
+                    if m > 0 { w.raw(", ") }
+                    w.string(key)
+                    w.raw(": ")
+                    w.int(value)
+                }
+                w.raw("}, ")
+            }
+            w.raw("\"rows\": [")
+            for (m, row) in section.rows.enumerated() {
+                if m > 0 { w.raw(", ") }
+                if row.kind == nil && row.tags.isEmpty {
+                    w.string(row.id)
+                    continue
+                }
+                w.raw("{\"id\": ")
+                w.string(row.id)
+                if let kind = row.kind {
+                    w.raw(", \"kind\": ")
+                    w.string(kind)
+                }
+                if !row.tags.isEmpty {
+                    w.raw(", \"tags\": ")
+                    strings(row.tags, into: &w)
+                }
+                w.raw("}")
+            }
+            w.raw("]}")
+        }
+        w.raw(table.sections.isEmpty ? "]}" : "\n]}")
+        return w.text
+    }
+
+    private static func strings(_ list: [String], into w: inout JSONWriter) {
+        w.raw("[")
+        for (n, s) in list.enumerated() {
+            if n > 0 { w.raw(", ") }
+            w.string(s)
+        }
+        w.raw("]")
+    }
+}

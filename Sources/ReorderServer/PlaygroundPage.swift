@@ -1,0 +1,574 @@
+/// `GET /playground` (`--playground` only): one self-contained page — no CDN, no fonts, no
+/// request anywhere but this server. It loads `/client.js` and decides every drop with
+/// `POST /v1/playground` (lint + explain of the policy text in the editor). docs/PLAYGROUND.md.
+enum PlaygroundPage {
+    static let html = #"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>reorder-policy playground</title>
+<style>
+  :root { --bg: #f6f7f9; --panel: #fff; --ink: #1d2330; --muted: #667085; --line: #e3e6eb;
+          --ok: #1f9d55; --ok-bg: #e7f6ee; --no: #d92d20; --no-bg: #fdecea; --warn: #b54708; --warn-bg: #fef4e6;
+          --accent: #3b5bdb; --hit: #fff3bf; --mono: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+  * { box-sizing: border-box; }
+  body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--ink); background: var(--bg); }
+  header { display: flex; gap: 12px; align-items: center; padding: 10px 16px; background: var(--panel); border-bottom: 1px solid var(--line); flex-wrap: wrap; }
+  header h1 { font-size: 16px; margin: 0 12px 0 0; }
+  header label { color: var(--muted); font-size: 13px; }
+  select, button, input { font: inherit; }
+  select, input[type=text] { padding: 4px 6px; border: 1px solid var(--line); border-radius: 6px; background: #fff; }
+  button { padding: 4px 10px; border: 1px solid var(--line); border-radius: 6px; background: #fff; cursor: pointer; }
+  button:hover { border-color: var(--accent); }
+  #share-link { width: 260px; color: var(--muted); }
+  main { display: grid; grid-template-columns: minmax(360px, 5fr) 7fr; gap: 14px; padding: 14px 16px; }
+  .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 12px; min-width: 0; }
+  .panel h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 0 0 8px; }
+  /* The editor: a textarea over a layer that paints line highlights, beside a gutter. */
+  .editor { position: relative; display: flex; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; height: 430px; background: #fff; }
+  .gutter { flex: none; width: 44px; overflow: hidden; background: #f1f3f5; color: var(--muted); text-align: right; user-select: none; }
+  .gutter div, .layer div, textarea { font: 13px/20px var(--mono); }
+  .gutter div { height: 20px; padding-right: 8px; position: relative; }
+  .gutter div.error { color: #fff; background: var(--no); }
+  .gutter div.warning { color: #fff; background: var(--warn); }
+  .gutter div.hit { background: #ffd43b; color: var(--ink); font-weight: 700; }
+  .code { position: relative; flex: 1; min-width: 0; }
+  .layer { position: absolute; inset: 0; overflow: hidden; pointer-events: none; padding: 0; }
+  .layer div { height: 20px; white-space: pre; color: transparent; }
+  .layer div.error { background: var(--no-bg); text-decoration: wavy underline var(--no); }
+  .layer div.warning { background: var(--warn-bg); }
+  .layer div.hit { background: var(--hit); box-shadow: inset 3px 0 #fab005; }
+  textarea { position: absolute; inset: 0; width: 100%; height: 100%; border: 0; outline: none; resize: none; padding: 0 0 0 8px; margin: 0;
+             background: transparent; color: var(--ink); white-space: pre; overflow: auto; tab-size: 2; }
+  .layer div { padding-left: 8px; }
+  #diagnostics { list-style: none; margin: 8px 0 0; padding: 0; max-height: 150px; overflow: auto; }
+  #diagnostics li { padding: 4px 6px; border-radius: 6px; cursor: pointer; font-size: 13px; }
+  #diagnostics li:hover { background: #f1f3f5; }
+  #diagnostics .sev { font-weight: 700; margin-right: 6px; }
+  #diagnostics .error .sev { color: var(--no); } #diagnostics .warning .sev { color: var(--warn); }
+  #diagnostics .clean { color: var(--ok); cursor: default; }
+  /* The table: sections side by side, rows stacked. */
+  #board { display: flex; gap: 10px; flex-wrap: wrap; align-items: flex-start; min-height: 120px; }
+  .section { flex: 1 1 150px; max-width: 240px; background: #f1f3f5; border: 2px solid transparent; border-radius: 10px; padding: 6px; }
+  .section-head { font-weight: 600; padding: 4px 6px 6px; display: flex; justify-content: space-between; cursor: grab; border-radius: 6px; }
+  .section-head small { color: var(--muted); font-weight: 400; }
+  .section-head:focus-visible, .row:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
+  .rows { display: flex; flex-direction: column; }
+  .row { background: #fff; border: 1px solid var(--line); border-radius: 7px; padding: 7px 9px; margin: 2px 0; cursor: grab; user-select: none; touch-action: none;
+         box-shadow: 0 1px 1px rgba(0,0,0,.04); display: flex; justify-content: space-between; gap: 6px; }
+  .row .meta { color: var(--muted); font-size: 11px; }
+  .row.locked { background: repeating-linear-gradient(135deg, #fff, #fff 6px, #f5f5f5 6px, #f5f5f5 12px); cursor: not-allowed; }
+  .row.lifted, .section.lifted { opacity: .45; outline: 2px dashed var(--accent); }
+  .slot { height: 6px; margin: 1px 2px; border-radius: 4px; transition: height .08s; }
+  .dragging .slot.ok { background: var(--ok-bg); border: 1px dashed var(--ok); }
+  .dragging .slot.no { background: var(--no-bg); border: 1px dashed #f3b0aa; }
+  .dragging .slot.hover { height: 26px; }
+  .dragging .slot.hover.ok { background: #c7ecd6; border: 2px solid var(--ok); }
+  .dragging .slot.hover.no { background: #f9d3cf; border: 2px solid var(--no); }
+  .sslot { width: 6px; align-self: stretch; border-radius: 4px; }
+  .dragging-section .sslot.ok { background: var(--ok-bg); border: 1px dashed var(--ok); }
+  .dragging-section .sslot.no { background: var(--no-bg); border: 1px dashed #f3b0aa; }
+  .dragging-section .sslot.hover { width: 22px; }
+  .row.snapped { animation: snap .9s ease-out; }
+  .row.snapped-no { animation: snapno .9s ease-out; }
+  @keyframes snap { from { background: #c7ecd6; border-color: var(--ok); } to { background: #fff; } }
+  @keyframes snapno { from { background: #f9d3cf; border-color: var(--no); } to { background: #fff; } }
+  .legend { color: var(--muted); font-size: 12px; margin: 6px 0 0; }
+  .legend span { display: inline-block; width: 18px; height: 8px; border-radius: 3px; vertical-align: middle; margin: 0 4px 0 10px; }
+  /* The decision. */
+  #decision { margin-top: 12px; }
+  .word { display: inline-block; font-weight: 700; font-size: 15px; padding: 3px 10px; border-radius: 999px; margin-right: 8px; }
+  .word.allowed { background: var(--ok-bg); color: var(--ok); }
+  .word.retargeted { background: #e7ecff; color: var(--accent); }
+  .word.rejected, .word.denied, .word.invalid { background: var(--no-bg); color: var(--no); }
+  #violations { list-style: none; padding: 0; margin: 8px 0 0; }
+  #violations li { border-left: 4px solid #fab005; background: #fffbeb; padding: 6px 10px; margin: 6px 0; border-radius: 0 6px 6px 0; cursor: pointer; }
+  #violations .rule { font-family: var(--mono); font-size: 12px; color: var(--muted); }
+  #violations .reason { color: var(--muted); }
+  details { margin-top: 10px; }
+  details textarea { position: static; width: 100%; height: 160px; border: 1px solid var(--line); border-radius: 6px; padding: 6px; white-space: pre; }
+  .hint { color: var(--muted); font-size: 12px; }
+  .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  @media (max-width: 900px) { main { grid-template-columns: 1fr; } }
+</style>
+</head>
+<body>
+<header>
+  <h1>reorder-policy playground</h1>
+  <label>Policy <select id="policy-example" aria-label="Example policy"><option value="">(loading…)</option></select></label>
+  <label>Table <select id="table-example" aria-label="Example table"></select></label>
+  <button id="reset-table" type="button" title="Draw the chosen table again">Reset table</button>
+  <button id="share" type="button">Share link</button>
+  <input id="share-link" type="text" readonly aria-label="Share link" placeholder="a link with this policy and table">
+</header>
+<main>
+  <section class="panel" aria-labelledby="policy-title">
+    <h2 id="policy-title">Policy</h2>
+    <div class="editor">
+      <div class="gutter" id="gutter" aria-hidden="true"></div>
+      <div class="code">
+        <div class="layer" id="layer" aria-hidden="true"></div>
+        <textarea id="policy" spellcheck="false" autocomplete="off" aria-label="Policy YAML" aria-describedby="diagnostics"></textarea>
+      </div>
+    </div>
+    <ul id="diagnostics" aria-label="Diagnostics"></ul>
+  </section>
+  <section class="panel" aria-labelledby="table-title">
+    <h2 id="table-title">Table</h2>
+    <div id="board" role="application" aria-roledescription="reorderable table" aria-describedby="keyboard-help"></div>
+    <p class="legend">While dragging: <span style="background:#e7f6ee;border:1px dashed #1f9d55"></span>the row may land here
+      <span style="background:#fdecea;border:1px dashed #f3b0aa"></span>refused (a drop there is retargeted or rejected)</p>
+    <p class="hint" id="keyboard-help">Drag a row or a section's title. Keyboard: focus a row or title, Space or Enter picks it up, the arrow keys move it, Space or Enter drops it, Escape cancels.</p>
+    <div id="decision" aria-labelledby="decision-title">
+      <h2 id="decision-title">Decision</h2>
+      <div id="decision-body"><span class="hint">Drop a row to see the policy decide.</span></div>
+      <ul id="violations"></ul>
+    </div>
+    <details>
+      <summary>Table as JSON</summary>
+      <textarea id="table-json" spellcheck="false" aria-label="Table JSON"></textarea>
+      <div class="hint" id="table-json-status"></div>
+    </details>
+  </section>
+</main>
+<div id="live" class="sr-only" role="status" aria-live="assertive" aria-atomic="true"></div>
+<script src="/client.js"></script>
+<script>
+"use strict";
+var $ = function (id) { return document.getElementById(id); };
+var state = { policies: [], tables: [], tableFile: null, table: { sections: [] }, lintTimer: null, lint: null,
+              drag: null, lastResult: null, lintSeq: 0 };
+
+// ---- Talking to the server: every answer comes from POST /v1/playground -------------------
+// With a move, lint's analysis is skipped (it costs CPU time a drag would feel); edits run it.
+function playground(move) {
+  var body = { policy: $("policy").value, table: state.table };
+  if (move) { body.move = move; body.analysis = false; }
+  return fetch("/v1/playground", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+    .then(function (r) { return r.json().then(function (j) {
+      if (!r.ok) throw new Error(j.error ? j.error.code + ": " + j.error.message : "HTTP " + r.status);
+      return j;
+    }); });
+}
+// The client of /client.js, with the playground's policy text as its transport.
+var client = new ReorderClient({
+  table: state.table,
+  transport: {
+    destinations: function (table, from) {
+      return playground({ from: from, to: from }).then(function (answer) {
+        if (!answer.explain) { showLint(answer.lint); return { "can-move": false, valid: [] }; }
+        var result = answer.explain.results[0];
+        return { "can-move": result.decision !== "denied", valid: result.valid || [], result: result };
+      });
+    },
+    decide: function (table, move) {
+      return playground(move).then(function (answer) {
+        if (!answer.explain) { showLint(answer.lint); throw new Error("the policy has errors; fix them to see decisions"); }
+        return answer.explain.results[0];
+      });
+    }
+  }
+});
+function setTable(table) { state.table = table; client.table = table; $("table-json").value = JSON.stringify(table, null, 2); draw(); }
+
+// ---- The editor ----------------------------------------------------------------------------
+function paintEditor() {
+  var lines = $("policy").value.split("\n");
+  var marks = {};
+  (state.lint ? state.lint.diagnostics : []).forEach(function (d) {
+    if (marks[d.line] !== "error") marks[d.line] = d.severity;
+  });
+  var hits = {};
+  (state.lastResult && state.lastResult.violations || []).forEach(function (v) { if (v.location) hits[v.location.line] = true; });
+  var gutter = [], layer = [];
+  for (var k = 1; k <= lines.length; k++) {
+    var cls = hits[k] ? "hit" : (marks[k] || "");
+    gutter.push('<div data-line="' + k + '" class="' + cls + '">' + k + "</div>");
+    layer.push('<div data-line="' + k + '" class="' + cls + '">' + escapeHTML(lines[k - 1]) + " </div>");
+  }
+  $("gutter").innerHTML = gutter.join("");
+  $("layer").innerHTML = layer.join("");
+  syncScroll();
+}
+function syncScroll() { var t = $("policy"); $("gutter").scrollTop = t.scrollTop; $("layer").scrollTop = t.scrollTop; $("layer").scrollLeft = t.scrollLeft; }
+function escapeHTML(s) { return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; }); }
+function goToLine(line) {
+  var t = $("policy"), lines = t.value.split("\n"), offset = 0;
+  for (var k = 0; k < line - 1 && k < lines.length; k++) offset += lines[k].length + 1;
+  t.focus(); t.setSelectionRange(offset, offset);
+  t.scrollTop = Math.max(0, (line - 5) * 20); syncScroll();
+}
+function showLint(lint) {
+  state.lint = lint;
+  var list = $("diagnostics");
+  list.innerHTML = "";
+  if (!lint.diagnostics.length) {
+    list.innerHTML = '<li class="clean">✓ no errors or warnings</li>';
+  }
+  lint.diagnostics.forEach(function (d) {
+    var li = document.createElement("li");
+    li.className = d.severity;
+    li.dataset.line = d.line;
+    li.innerHTML = '<span class="sev">' + d.severity + "</span>" + d.line + ":" + d.column + " " + escapeHTML(d.message) +
+      ' <span class="hint">[' + escapeHTML(d.code) + "]</span>" + (d.help ? '<div class="hint">' + escapeHTML(d.help) + "</div>" : "");
+    li.addEventListener("click", function () { goToLine(d.line); });
+    list.appendChild(li);
+  });
+  paintEditor();
+}
+function relint() {
+  clearTimeout(state.lintTimer);
+  state.lintTimer = setTimeout(function () {
+    var seq = ++state.lintSeq;
+    playground(null).then(function (answer) { if (seq === state.lintSeq) showLint(answer.lint); }, showError);
+  }, 300);
+}
+$("policy").addEventListener("input", function () { state.lastResult = null; paintEditor(); relint(); });
+$("policy").addEventListener("scroll", syncScroll);
+$("policy").addEventListener("keydown", function (e) {
+  if (e.key === "Tab" && !e.shiftKey) { e.preventDefault(); document.execCommand("insertText", false, "  "); }
+});
+
+// ---- Drawing the table ---------------------------------------------------------------------
+function rowId(row) { return typeof row === "object" && row !== null ? String(row.id) : String(row); }
+function rowMeta(row) {
+  if (typeof row !== "object" || row === null) return "";
+  return [row.kind, (row.tags || []).map(function (t) { return "#" + t; }).join(" ")].filter(Boolean).join(" ");
+}
+function sectionName(u) { var s = state.table.sections[u]; return s && s.id !== undefined ? String(s.id) : "section " + u; }
+function draw() {
+  var board = $("board"), drag = state.drag;
+  board.innerHTML = "";
+  board.className = drag ? (drag.kind === "row" ? "dragging" : "dragging-section") : "";
+  var sections = state.table.sections;
+  sections.forEach(function (section, u) {
+    if (drag && drag.kind === "section") board.appendChild(sectionSlot(u));
+    var box = document.createElement("div");
+    box.className = "section" + (drag && drag.kind === "section" && drag.from === u ? " lifted" : "");
+    box.dataset.section = u;
+    var head = document.createElement("div");
+    head.className = "section-head";
+    head.tabIndex = 0;
+    head.dataset.sectionHead = u;
+    head.setAttribute("aria-label", "Section " + sectionName(u) + ", " + section.rows.length + " rows");
+    head.innerHTML = "<span>" + escapeHTML(sectionName(u)) + "</span><small>" + escapeHTML([section.kind, (section.tags || []).map(function (t) { return "#" + t; }).join(" ")].filter(Boolean).join(" ")) + " " + section.rows.length + "</small>";
+    box.appendChild(head);
+    var rows = document.createElement("div");
+    rows.className = "rows";
+    section.rows.forEach(function (row, k) {
+      if (drag && drag.kind === "row") rows.appendChild(rowSlot(u, k));
+      var el = document.createElement("div");
+      el.className = "row";
+      el.tabIndex = 0;
+      el.dataset.section = u;
+      el.dataset.row = k;
+      el.dataset.id = rowId(row);
+      el.setAttribute("aria-label", rowId(row) + ", row " + (k + 1) + " of " + section.rows.length + " in " + sectionName(u));
+      if (drag && drag.kind === "row" && drag.from[0] === u && drag.from[1] === k) el.className += " lifted";
+      el.innerHTML = "<span>" + escapeHTML(rowId(row)) + '</span><span class="meta">' + escapeHTML(rowMeta(row)) + "</span>";
+      rows.appendChild(el);
+    });
+    if (drag && drag.kind === "row") rows.appendChild(rowSlot(u, section.rows.length));
+    box.appendChild(rows);
+    board.appendChild(box);
+  });
+  if (drag && drag.kind === "section") board.appendChild(sectionSlot(sections.length));
+}
+// A gap between rows: `gap` counts rows as drawn (the dragged row still in place).
+function rowSlot(u, gap) {
+  var drag = state.drag, el = document.createElement("div");
+  var j = ReorderClient.indexForGap(drag.from, u, gap);
+  var ok = drag.ready && client.canDrop(u, j);
+  el.className = "slot " + (drag.ready ? (ok ? "ok" : "no") : "") + (drag.hover && drag.hover[0] === u && drag.hover[1] === gap ? " hover" : "");
+  el.dataset.slotSection = u; el.dataset.gap = gap; el.dataset.to = u + "." + j;
+  return el;
+}
+function sectionSlot(gap) {
+  var drag = state.drag, el = document.createElement("div");
+  var b = gap > drag.from ? gap - 1 : gap;
+  var ok = drag.ready && sectionAllowed(b);
+  el.className = "sslot " + (drag.ready ? (ok ? "ok" : "no") : "") + (drag.hover === gap ? " hover" : "");
+  el.dataset.sectionGap = gap; el.dataset.to = b;
+  return el;
+}
+function sectionAllowed(b) {
+  return (state.drag.valid || []).some(function (r) { return b >= r[0] && b <= r[1]; });
+}
+
+// ---- Dragging: one code path for pointer and keyboard -------------------------------------
+function startDrag(kind, from, pointer) {
+  state.lastResult = null;
+  var drag = { kind: kind, from: from, ready: false, hover: null, pointer: pointer };
+  state.drag = drag;
+  draw();
+  var name = kind === "row" ? rowId(state.table.sections[from[0]].rows[from[1]]) : sectionName(from);
+  var request;
+  if (kind === "row") {
+    request = client.start(from[0], from[1]).then(function (a) { return a.canMove; });
+  } else {
+    request = playground({ "section-from": from, "section-to": from }).then(function (answer) {
+      if (!answer.explain) showLint(answer.lint);
+      var result = answer.explain && answer.explain.results[0];
+      drag.valid = result ? result.valid : [];
+      return !!result && result.decision !== "denied";
+    });
+  }
+  return request.then(function (canMove) {
+    if (state.drag !== drag) return;
+    drag.ready = true; drag.canMove = canMove;
+    draw();
+    announce("Picked up " + name + (canMove ? ". Green slots take it." : ". The policy does not let it move."));
+  }, function (error) { cancelDrag(); showError(error); });
+}
+function cancelDrag() {
+  if (!state.drag) return;
+  state.drag = null; client.cancel(); draw(); announce("Move cancelled.");
+}
+function finishDrag() {
+  var drag = state.drag;
+  if (!drag) return;
+  if (drag.hover === null) return cancelDrag();
+  var decided;
+  if (drag.kind === "row") {
+    var gap = drag.hover, j = ReorderClient.indexForGap(drag.from, gap[0], gap[1]);
+    if (!drag.ready) { state.drag = null; client.cancel(); draw(); return; }
+    decided = client.drop(gap[0], j);
+  } else {
+    var b = drag.hover > drag.from ? drag.hover - 1 : drag.hover;
+    decided = playground({ "section-from": drag.from, "section-to": b }).then(function (answer) {
+      if (!answer.explain) showLint(answer.lint);
+      if (!answer.explain) throw new Error("the policy has errors; fix them to see decisions");
+      var result = answer.explain.results[0];
+      ReorderClient.apply(state.table, result);
+      return result;
+    });
+  }
+  state.drag = null;
+  decided.then(function (result) { showDecision(result, drag.kind); }, function (e) { draw(); showError(e); });
+}
+function slotUnder(x, y) {
+  var best = null, bestDistance = Infinity;
+  var selector = state.drag.kind === "row" ? ".slot" : ".sslot";
+  document.querySelectorAll(selector).forEach(function (el) {
+    var r = el.getBoundingClientRect();
+    var dx = x < r.left ? r.left - x : (x > r.right ? x - r.right : 0);
+    var dy = y < r.top ? r.top - y : (y > r.bottom ? y - r.bottom : 0);
+    var d = dx * 4 + dy;  // the column under the pointer first
+    if (d < bestDistance) { bestDistance = d; best = el; }
+  });
+  if (!best) return null;
+  return state.drag.kind === "row" ? [Number(best.dataset.slotSection), Number(best.dataset.gap)] : Number(best.dataset.sectionGap);
+}
+function sameHover(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+$("board").addEventListener("pointerdown", function (e) {
+  if (e.button !== 0 || state.drag) return;
+  var row = e.target.closest(".row"), head = e.target.closest(".section-head");
+  if (!row && !head) return;
+  e.preventDefault();
+  var target = row || head;
+  target.focus();
+  var from = row ? [Number(row.dataset.section), Number(row.dataset.row)] : Number(head.dataset.sectionHead);
+  state.press = { x: e.clientX, y: e.clientY, kind: row ? "row" : "section", from: from, id: e.pointerId };
+});
+document.addEventListener("pointermove", function (e) {
+  if (state.press && !state.drag) {
+    if (Math.abs(e.clientX - state.press.x) + Math.abs(e.clientY - state.press.y) < 4) return;
+    startDrag(state.press.kind, state.press.from, true);
+  }
+  if (!state.drag || !state.drag.pointer) return;
+  var hover = slotUnder(e.clientX, e.clientY);
+  if (!sameHover(hover, state.drag.hover)) { state.drag.hover = hover; draw(); }
+});
+document.addEventListener("pointerup", function (e) {
+  var press = state.press; state.press = null;
+  if (!press || !state.drag || !state.drag.pointer) return;
+  // The slot shown as hovered is where the row goes (the layout moved under the pointer).
+  if (state.drag.hover === null) state.drag.hover = slotUnder(e.clientX, e.clientY);
+  var drag = state.drag;
+  if (!drag.ready) {
+    // The destinations are still on their way: drop as soon as they are here.
+    var wait = setInterval(function () { if (drag.ready || state.drag !== drag) { clearInterval(wait); if (state.drag === drag) finishDrag(); } }, 20);
+    return;
+  }
+  finishDrag();
+});
+
+// Keyboard: the same drag, with a slot cursor moved by the arrow keys.
+function slotList() {
+  var drag = state.drag, list = [];
+  if (drag.kind === "row") {
+    // The gap below the lifted row is the same slot as the one above it: listed once.
+    state.table.sections.forEach(function (s, u) { for (var g = 0; g <= s.rows.length; g++) {
+      if (!(u === drag.from[0] && g === drag.from[1] + 1)) list.push([u, g]); } });
+  } else {
+    for (var g = 0; g <= state.table.sections.length; g++) list.push(g);
+  }
+  return list;
+}
+function describeHover() {
+  var drag = state.drag, h = drag.hover;
+  if (drag.kind === "row") {
+    var j = ReorderClient.indexForGap(drag.from, h[0], h[1]);
+    return sectionName(h[0]) + ", position " + (j + 1) + ": " + (client.canDrop(h[0], j) ? "allowed" : "refused");
+  }
+  var b = h > drag.from ? h - 1 : h;
+  return "section position " + (b + 1) + ": " + (sectionAllowed(b) ? "allowed" : "refused");
+}
+$("board").addEventListener("keydown", function (e) {
+  var drag = state.drag;
+  if (!drag) {
+    if (e.key !== " " && e.key !== "Enter") return;
+    var row = e.target.closest(".row"), head = e.target.closest(".section-head");
+    if (!row && !head) return;
+    e.preventDefault();
+    var from = row ? [Number(row.dataset.section), Number(row.dataset.row)] : Number(head.dataset.sectionHead);
+    var kind = row ? "row" : "section";
+    startDrag(kind, from, false).then(function () {
+      if (state.drag && !state.drag.pointer) {
+        state.drag.hover = kind === "row" ? [from[0], from[1]] : from;
+        draw(); focusLifted();
+      }
+    });
+    return;
+  }
+  if (drag.pointer) return;
+  if (e.key === "Escape") { e.preventDefault(); cancelDrag(); focusLifted(drag); return; }
+  if (e.key === " " || e.key === "Enter") { e.preventDefault(); if (drag.ready) finishDrag(); return; }
+  var moves = { ArrowDown: 1, ArrowUp: -1, ArrowRight: 1, ArrowLeft: -1 };
+  if (!(e.key in moves) || !drag.ready || drag.hover === null) return;
+  e.preventDefault();
+  var list = slotList(), at = list.findIndex(function (s) { return sameHover(s, drag.hover); });
+  if (drag.kind === "row" && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
+    // Left and right jump to the neighbouring section, at the same height.
+    var u = drag.hover[0] + moves[e.key];
+    if (u < 0 || u >= state.table.sections.length) return;
+    drag.hover = [u, Math.min(drag.hover[1], state.table.sections[u].rows.length)];
+  } else {
+    var next = at + moves[e.key];
+    if (next < 0 || next >= list.length) return;
+    drag.hover = list[next];
+  }
+  draw(); focusLifted();
+  announce(describeHover());
+});
+function focusLifted(drag) {
+  var el = document.querySelector(".row.lifted, .section.lifted .section-head");
+  if (!el && drag) el = drag.kind === "row" ? document.querySelector('.row[data-section="' + drag.from[0] + '"][data-row="' + drag.from[1] + '"]') : document.querySelector('[data-section-head="' + drag.from + '"]');
+  if (el) el.focus();
+}
+
+// ---- The decision --------------------------------------------------------------------------
+function place(p) { return sectionName(p[0]) + ", position " + (p[1] + 1) + " (" + p[0] + "." + p[1] + ")"; }
+function showDecision(result, kind) {
+  state.lastResult = result;
+  draw();
+  var target = result.target, body = $("decision-body");
+  var text;
+  if (result.decision === "invalid") {
+    body.innerHTML = '<span class="word invalid" id="decision-word">invalid</span>' + escapeHTML(result.error || "");
+    text = "invalid: " + (result.error || "");
+  } else if (kind === "row") {
+    body.innerHTML = '<span class="word ' + result.decision + '" id="decision-word">' + result.decision + "</span>" +
+      'target <b id="decision-target" data-target="' + target.join(".") + '">' + escapeHTML(place(target)) + "</b>";
+    text = result.decision + ", target " + place(target);
+    var el = document.querySelector('.row[data-section="' + target[0] + '"][data-row="' + target[1] + '"]');
+    if (el) { el.classList.add(result.decision === "allowed" || result.decision === "retargeted" ? "snapped" : "snapped-no"); el.focus(); }
+  } else {
+    body.innerHTML = '<span class="word ' + result.decision + '" id="decision-word">' + result.decision + "</span>" +
+      'section target <b id="decision-target" data-target="' + target + '">' + escapeHTML(sectionName(target)) + " (" + target + ")</b>";
+    text = result.decision + ", section target " + sectionName(target);
+    var head = document.querySelector('[data-section-head="' + target + '"]');
+    if (head) head.focus();
+  }
+  var list = $("violations");
+  list.innerHTML = "";
+  (result.violations || []).forEach(function (v) {
+    var li = document.createElement("li");
+    li.dataset.rule = v.rule;
+    li.dataset.line = v.location ? v.location.line : "";
+    li.innerHTML = '<div><b class="message">' + escapeHTML(v.message || "") + '</b></div><div class="reason">' + escapeHTML(v.reason) +
+      '</div><div class="rule">' + escapeHTML(v.rule) + " · " + escapeHTML(v.kind) + (v.location ? " · line " + v.location.line : "") + "</div>";
+    li.addEventListener("click", function () { if (v.location) goToLine(v.location.line); });
+    list.appendChild(li);
+    text += ". " + (v.message ? v.message + " " : "") + v.reason;
+  });
+  var first = (result.violations || []).find(function (v) { return v.location; });
+  if (first) { var t = $("policy"); t.scrollTop = Math.max(0, (first.location.line - 5) * 20); }
+  $("table-json").value = JSON.stringify(state.table, null, 2);
+  paintEditor();
+  announce(text);
+}
+function showError(error) {
+  $("decision-body").innerHTML = '<span class="word invalid" id="decision-word">error</span>' + escapeHTML(error.message || error);
+  $("violations").innerHTML = "";
+  announce(String(error.message || error));
+}
+function announce(text) { var live = $("live"); live.textContent = ""; setTimeout(function () { live.textContent = text; }, 30); live.dataset.last = text; }
+
+// ---- Examples, the table's JSON and the share link -----------------------------------------
+function base64url(text) { var bytes = new TextEncoder().encode(text), s = ""; bytes.forEach(function (b) { s += String.fromCharCode(b); });
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""); }
+function unbase64url(s) { var raw = atob(s.replace(/-/g, "+").replace(/_/g, "/")), bytes = new Uint8Array(raw.length);
+  for (var k = 0; k < raw.length; k++) bytes[k] = raw.charCodeAt(k); return new TextDecoder().decode(bytes); }
+$("share").addEventListener("click", function () {
+  var hash = "#policy=" + base64url($("policy").value) + "&table=" + base64url(JSON.stringify(state.table));
+  history.replaceState(null, "", hash);
+  $("share-link").value = location.href;
+  $("share-link").select();
+  if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(function () {});
+});
+$("table-json").addEventListener("input", function () {
+  try { var t = JSON.parse($("table-json").value); if (!t || !Array.isArray(t.sections)) throw new Error("expected { \"sections\": [...] }");
+    state.table = t; client.table = t; draw(); relint(); $("table-json-status").textContent = "";
+  } catch (e) { $("table-json-status").textContent = "not a table yet: " + e.message; }
+});
+function tableFor(policyText) {
+  var m = /table:\s*([^\s{}]+\.ya?ml)/.exec(policyText);
+  if (!m) return null;
+  var found = state.tables.find(function (t) { return t.file.endsWith("/" + m[1]) || t.file === m[1]; });
+  return found ? found.file : null;
+}
+function loadTable(file) {
+  var t = state.tables.find(function (t) { return t.file === file; });
+  if (!t) return;
+  state.tableFile = file; $("table-example").value = file;
+  state.lastResult = null; $("violations").innerHTML = "";
+  setTable(JSON.parse(JSON.stringify(t.table)));
+}
+function loadPolicy(name) {
+  var p = state.policies.find(function (p) { return p.name === name; });
+  if (!p) return;
+  $("policy-example").value = name;
+  $("policy").value = p.text;
+  state.lastResult = null;
+  var file = tableFor(p.text);
+  if (file) loadTable(file);
+  paintEditor(); relint();
+}
+$("policy-example").addEventListener("change", function () { loadPolicy(this.value); });
+$("table-example").addEventListener("change", function () { loadTable(this.value); relint(); });
+$("reset-table").addEventListener("click", function () { if (state.tableFile) loadTable(state.tableFile); });
+fetch("/v1/playground/examples").then(function (r) { return r.json(); }).then(function (examples) {
+  state.policies = examples.policies; state.tables = examples.tables;
+  $("policy-example").innerHTML = '<option value="">(your own)</option>' + examples.policies.map(function (p) {
+    return '<option value="' + escapeHTML(p.name) + '">' + escapeHTML(p.name) + "</option>"; }).join("");
+  $("table-example").innerHTML = examples.tables.map(function (t) {
+    return '<option value="' + escapeHTML(t.file) + '">' + escapeHTML(t.file.split("/").slice(-2).join("/")) + "</option>"; }).join("");
+  var hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.get("policy") !== null) {
+    $("policy").value = unbase64url(hash.get("policy"));
+    try { setTable(JSON.parse(unbase64url(hash.get("table") || ""))); } catch (e) { setTable({ sections: [] }); }
+    paintEditor(); relint();
+  } else if (examples.policies.length) {
+    loadPolicy(examples.policies[0].name);
+  }
+  document.body.dataset.ready = "true";
+}, showError);
+paintEditor();
+</script>
+</body>
+</html>
+"""#
+}

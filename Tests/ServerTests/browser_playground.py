@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""Drives the playground and the SortableJS example page in headless Chromium (Selenium).
+
+Run by ServerTests.playgroundInABrowser against a `reorder-policy-server --playground` it
+started. Every decision the page shows is compared with `reorder-policy explain --format json`
+for the same policy text, table and move. Prints one line per check; exits 1 on the first
+failure, 3 when Chromium, chromedriver or Selenium is missing (the Swift test fails on that
+under CI=true).
+
+usage: browser_playground.py BASE_URL CLI POLICIES_DIR SCREENSHOT.png
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+except ImportError as error:
+    print(f"missing: selenium ({error})")
+    sys.exit(3)
+
+BASE, CLI, POLICIES, SCREENSHOT = sys.argv[1:5]
+# Selenium Manager must neither look for drivers online nor send usage statistics: the driver
+# and the browser are Debian's, named below.
+os.environ["SE_OFFLINE"] = "true"
+os.environ["SE_AVOID_STATS"] = "true"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+if not CHROMIUM or not DRIVER:
+    print(f"missing: chromium={CHROMIUM} chromedriver={DRIVER}")
+    sys.exit(3)
+
+BOARD = os.path.join(POLICIES, "board.yaml")
+SPRINT = os.path.join(POLICIES, "tables", "sprint.yaml")
+
+
+def fail(message):
+    print("FAIL: " + message)
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+    print("ok: " + message)
+
+
+def explain(policy_file, args):
+    out = subprocess.run([CLI, "explain", "--policy", policy_file, "--table", SPRINT, "--format", "json"] + args,
+                         capture_output=True, text=True)
+    return json.loads(out.stdout)["results"][0]
+
+
+def lint(policy_file):
+    out = subprocess.run([CLI, "lint", "--format", "json", policy_file], capture_output=True, text=True)
+    return json.loads(out.stdout)["diagnostics"]
+
+
+options = webdriver.ChromeOptions()
+options.binary_location = CHROMIUM
+for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1440,1000",
+             "--no-first-run", "--disable-background-networking", "--disable-component-update",
+             "--disable-default-apps", "--disable-sync", "--metrics-recording-only", "--user-data-dir=" + tempfile.mkdtemp()):
+    options.add_argument(flag)
+options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+driver.set_page_load_timeout(30)
+wait = WebDriverWait(driver, 10, poll_frequency=0.05)
+requests_seen = []
+
+
+def network():
+    """Requests the page sent since the last call (from Chromium's DevTools log)."""
+    sent = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            sent.append(message["params"]["request"]["url"])
+    requests_seen.extend(sent)
+    return sent
+
+
+def js(script, *args):
+    return driver.execute_script(script, *args)
+
+
+def rows_text():
+    return js("return Array.from(document.querySelectorAll('.section')).map(s => "
+              "Array.from(s.querySelectorAll('.row')).map(r => r.dataset.id))")
+
+
+def decision_shown():
+    wait.until(lambda d: js("return !!document.getElementById('decision-word')"))
+    word = js("return document.getElementById('decision-word').textContent")
+    target = js("var t = document.getElementById('decision-target'); return t ? t.dataset.target : null")
+    violations = js("return Array.from(document.querySelectorAll('#violations li')).map(li => "
+                    "[li.dataset.rule, li.querySelector('.message').textContent, li.querySelector('.reason').textContent, li.dataset.line])")
+    hits = js("return Array.from(document.querySelectorAll('#gutter div.hit')).map(d => Number(d.dataset.line))")
+    return word, target, violations, hits
+
+
+def clear_decision():
+    js("document.getElementById('decision-body').innerHTML = ''; document.getElementById('violations').innerHTML = '';")
+
+
+def reset_table():
+    driver.find_element(By.ID, "reset-table").click()
+    wait.until(lambda d: rows_text()[1][0] == "Signup")
+    clear_decision()
+
+
+def compare(expected, label, section=False):
+    word, target, violations, hits = decision_shown()
+    check(word == expected["decision"], f"{label}: the page says {word}, explain says {expected['decision']}")
+    want_target = str(expected["target"]) if section else ".".join(map(str, expected["target"]))
+    check(target == want_target, f"{label}: target {target} = explain's {want_target}")
+    want = [[v["rule"], v.get("message") or "", v["reason"], str(v["location"]["line"])] for v in expected["violations"]]
+    check(violations == want, f"{label}: violations {violations} = explain's")
+    lines = sorted({v["location"]["line"] for v in expected["violations"]})
+    check(sorted(hits) == lines, f"{label}: highlighted rule lines {hits} = {lines}")
+
+
+def pointer_drag(source, slot_css):
+    """Real mouse input: press on `source`, move until the drag has its destinations, move
+    onto the slot, release."""
+    ActionChains(driver).move_to_element(source).click_and_hold().move_by_offset(8, 8).perform()
+    wait.until(lambda d: js("return document.querySelectorAll('.slot.ok, .slot.no, .sslot.ok, .sslot.no').length > 0"))
+    slot = driver.find_element(By.CSS_SELECTOR, slot_css)
+    ActionChains(driver).move_to_element(slot).perform()
+    wait.until(lambda d: js("return !!document.querySelector('.slot.hover, .sslot.hover')"))
+    ActionChains(driver).release().perform()
+
+
+def row(s, r):
+    return driver.find_element(By.CSS_SELECTOR, f'.row[data-section="{s}"][data-row="{r}"]')
+
+
+def slot_refused(s, gap):
+    return js(f"return document.querySelector('.slot[data-slot-section=\"{s}\"][data-gap=\"{gap}\"]').classList.contains('no')")
+
+
+started = time.monotonic()
+try:
+    driver.get(BASE + "/playground")
+    wait.until(lambda d: js("return document.body.dataset.ready === 'true'"))
+    Select(driver.find_element(By.ID, "policy-example")).select_by_value("board")
+    wait.until(lambda d: rows_text() and rows_text()[1][:1] == ["Signup"])
+    check(rows_text() == [["Login page", "Payments", "Search"], ["Signup", "Profile", "Settings"], ["Onboarding"], ["Logo", "Landing page"]],
+          "loading the board example draws tables/sprint.yaml")
+    wait.until(lambda d: js("return document.querySelector('#diagnostics .clean') !== null"))
+    check(True, "board.yaml lints clean in the page")
+
+    # Allowed: Settings (1.2) to the top of Review.
+    pointer_drag(row(1, 2), '.slot[data-slot-section="2"][data-gap="0"]')
+    compare(explain(BOARD, ["--from", "1.2", "--to", "2.0"]), "allowed drag")
+    check(rows_text()[2] == ["Settings", "Onboarding"], "the allowed row sits at 2.0")
+    reset_table()
+
+    # Retargeted: Signup (1.0) into Archive; the slots of Archive are shown refused while dragging.
+    ActionChains(driver).move_to_element(row(1, 0)).click_and_hold().move_by_offset(8, 8).perform()
+    wait.until(lambda d: js("return document.querySelectorAll('.slot.ok').length > 0"))
+    check(slot_refused(3, 0) and slot_refused(3, 2) and not slot_refused(2, 1),
+          "while dragging, Archive's slots are refused and Review's are allowed")
+    slot = driver.find_element(By.CSS_SELECTOR, '.slot[data-slot-section="3"][data-gap="0"]')
+    ActionChains(driver).move_to_element(slot).perform()
+    wait.until(lambda d: js("return !!document.querySelector('.slot.hover.no')"))
+    ActionChains(driver).release().perform()
+    expected = explain(BOARD, ["--from", "1.0", "--to", "3.0"])
+    compare(expected, "retargeted drag")
+    check(rows_text()[2] == ["Onboarding", "Signup"] and "Signup" not in rows_text()[3],
+          "the row snapped to the retargeted slot 2.1")
+    time.sleep(1.0)  # the snap animation ends
+    driver.save_screenshot(SCREENSHOT)
+    check(os.path.getsize(SCREENSHOT) > 10_000, f"screenshot saved to {SCREENSHOT}")
+    reset_table()
+
+    # Denied: an archived card cannot be picked up.
+    pointer_drag(row(3, 0), '.slot[data-slot-section="3"][data-gap="2"]')
+    compare(explain(BOARD, ["--from", "3.0", "--to", "3.1"]), "denied drag")
+    reset_table()
+
+    # A section move: Review's title dragged before Backlog.
+    head = driver.find_element(By.CSS_SELECTOR, '[data-section-head="2"]')
+    pointer_drag(head, '.sslot[data-section-gap="0"]')
+    compare(explain(BOARD, ["--section-from", "2", "--section-to", "0"]), "section drag", section=True)
+    check([r[0] if r else None for r in rows_text()] == ["Login page", "Onboarding", "Signup", "Logo"], "Review moved to index 1")
+    reset_table()
+
+    # Keyboard only: Signup picked up with Space, three arrows down, dropped with Enter.
+    focus = row(1, 0)
+    js("arguments[0].focus()", focus)
+    ActionChains(driver).send_keys(Keys.SPACE).perform()
+    wait.until(lambda d: js("return !!document.querySelector('.slot.hover')"))
+    ActionChains(driver).send_keys(Keys.ARROW_DOWN).send_keys(Keys.ARROW_DOWN).send_keys(Keys.ARROW_DOWN).perform()
+    wait.until(lambda d: js("return !!document.querySelector('.slot.hover[data-slot-section=\"2\"][data-gap=\"0\"]')"))
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    compare(explain(BOARD, ["--from", "1.0", "--to", "2.0"]), "keyboard move")
+    wait.until(lambda d: "allowed" in (js("return document.getElementById('live').dataset.last") or ""))
+    check(js("return document.getElementById('live').getAttribute('aria-live')") == "assertive",
+          "the live region announces: " + js("return document.getElementById('live').dataset.last"))
+    reset_table()
+
+    # Rejected: the policy edited (real keys) to retarget: cancel.
+    editor = driver.find_element(By.ID, "policy")
+    editor.click()
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).send_keys("retarget: cancel\n").perform()
+    text = js("return document.getElementById('policy').value")
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+        f.write(text)
+        cancel_file = f.name
+    wait.until(lambda d: js("return document.querySelector('#diagnostics .clean') !== null"))
+    pointer_drag(row(1, 0), '.slot[data-slot-section="3"][data-gap="0"]')
+    compare(explain(cancel_file, ["--from", "1.0", "--to", "3.0"]), "rejected drag (retarget: cancel)")
+    check(rows_text()[1][0] == "Signup", "the rejected row stayed at 1.0")
+
+    # An invalid policy: the diagnostic shows at its line, as lint gives it.
+    ActionChains(driver).move_to_element(editor).click().key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL) \
+        .send_keys("rules-extra: 1\n").perform()
+    text = js("return document.getElementById('policy').value")
+    with open(cancel_file, "w") as f:
+        f.write(text)
+    want = lint(cancel_file)
+    check(len(want) == 1 and want[0]["code"] == "unknown-key", "lint finds the unknown key")
+    line = want[0]["line"]
+    wait.until(lambda d: js(f"return !!document.querySelector('#gutter div.error[data-line=\"{line}\"]')"))
+    shown = js("return Array.from(document.querySelectorAll('#diagnostics li')).map(li => [Number(li.dataset.line), li.textContent])")
+    check(len(shown) == 1 and shown[0][0] == line and want[0]["message"] in shown[0][1],
+          f"the diagnostic is at line {line} with lint's message: {shown}")
+    os.unlink(cancel_file)
+
+    # The SortableJS example page: onMove decides in the page, with no request per hover.
+    network()
+    driver.get(BASE + "/examples/sortable.html")
+    wait.until(lambda d: js("return typeof Sortable === 'function' && document.querySelectorAll('.item').length === 9"))
+    js("window.onMoves = 0; document.querySelectorAll('.list').forEach(function (l) { var s = Sortable.get(l), f = s.option('onMove');"
+       " s.option('onMove', function (e, o) { window.onMoves++; return f(e, o); }); });")
+    network()
+    card = driver.find_element(By.XPATH, "//div[@class='item' and text()='Signup']")
+    review = driver.find_elements(By.CSS_SELECTOR, ".list")[2]
+    onboarding = driver.find_element(By.XPATH, "//div[@class='item' and text()='Onboarding']")
+    chain = ActionChains(driver, duration=50).move_to_element(card).click_and_hold().move_by_offset(0, 6).move_by_offset(0, 6)
+    chain.perform()
+    time.sleep(0.3)  # the destinations arrive
+    before_hovers = len([u for u in network() if "/v1/" in u])
+    chain = ActionChains(driver, duration=50)
+    for dx in range(0, 5):
+        chain.move_to_element_with_offset(review, -120 + dx * 30, 0)
+    chain.move_to_element_with_offset(onboarding, 0, 6).move_by_offset(0, 2).move_by_offset(0, 2)
+    chain.perform()
+    during = [u for u in network() if "/v1/" in u]
+    ActionChains(driver).release().perform()
+    wait.until(lambda d: js("return !!document.getElementById('status').dataset.decision"))
+    after = [u for u in network() if "/v1/" in u]
+    moves = js("return window.onMoves")
+    check(before_hovers == 1, f"one request at drag start ({before_hovers})")
+    check(moves > 0 and during == [], f"{moves} onMove calls answered with no request")
+    check(len(after) == 1 and after[0].endswith("/check"), f"one request at the drop: {after}")
+    status = js("return document.getElementById('status').textContent")
+    check(js("return document.getElementById('status').dataset.decision") == "allowed", "SortableJS drop decided: " + status)
+
+    # The HTML5 example: Chromium's native drag cannot be driven by WebDriver, so the drag
+    # events are dispatched from script (with a real DataTransfer) at the cards' positions.
+    driver.get(BASE + "/examples/html5.html")
+    wait.until(lambda d: js("return document.querySelectorAll('.item').length === 9"))
+    network()
+    js("""window.dt = new DataTransfer();
+      window.fire = function (type, el, dy) { var r = el.getBoundingClientRect();
+        var e = new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: window.dt,
+                                      clientX: r.left + 5, clientY: r.top + (dy === undefined ? r.height / 2 : dy) });
+        el.dispatchEvent(e); return e.defaultPrevented; };
+      window.card = function (name) { return Array.from(document.querySelectorAll('.item')).find(e => e.textContent === name); };
+      fire('dragstart', card('Signup'));""")
+    wait.until(lambda d: js("return client.ready()"))
+    archive_refused = not js("return fire('dragover', card('Logo'), 2)")
+    check(archive_refused and js("return document.querySelectorAll('.list')[3].dataset.drop") == "refused",
+          "HTML5: dragover on Archive is refused (no preventDefault)")
+    check(js("return fire('dragover', card('Onboarding'), 2)") and js("return document.querySelectorAll('.list')[2].dataset.drop") == "ok",
+          "HTML5: dragover on Review is accepted")
+    js("fire('drop', card('Onboarding'), 2); fire('dragend', card('Signup'))")
+    wait.until(lambda d: js("return !!document.getElementById('status').dataset.decision"))
+    sent = [u for u in network() if "/v1/" in u]
+    check(js("return document.getElementById('status').dataset.target") == "2.0"
+          and js("return Array.from(document.querySelectorAll('.list')[2].querySelectorAll('.item')).map(e => e.textContent)") == ["Signup", "Onboarding"],
+          "HTML5: the drop is decided allowed at 2.0 and drawn")
+    check(len(sent) == 2 and sent[0].endswith("/destinations") and sent[1].endswith("/check"), f"HTML5: one request at start, one at drop: {sent}")
+
+    network()
+    # Chromium's own chrome:// pages are not network; every http(s)/ws request must be ours.
+    stray = [u for u in requests_seen if u.split(":")[0] in ("http", "https", "ws", "wss", "ftp") and not u.startswith(BASE + "/")]
+    check(stray == [], f"no request left the loopback server ({len(requests_seen)} requests; others: {stray[:5]})")
+    print(f"browser checks passed in {time.monotonic() - started:.1f} s")
+finally:
+    driver.quit()
