@@ -41,7 +41,7 @@ struct Lint: ParsableCommand {
     var analysisBound: String?
 
     @Option(name: .customLong("analysis-budget"), parsing: .unconditional,
-            help: ArgumentHelp("CPU seconds the analysis may spend per policy file; past it lint says what it could not try (default: the configuration's analysis.budget, else \(PolicyAnalyzer.defaultBudget.formatted())).", valueName: "seconds"))
+            help: ArgumentHelp("the analysis's work budget per policy file, N × 4,000 tables (work, not time: every run says the same); past it lint says what it could not try (default: the configuration's analysis.budget, else \(PolicyAnalyzer.defaultBudget.formatted())).", valueName: "seconds"))
     var analysisBudget: String?
 
     func validate() throws {
