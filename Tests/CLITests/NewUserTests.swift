@@ -17,3 +17,41 @@ import Testing
         #expect(fine.stdout.contains("\"diagnostics\": [],"))
     }
 }
+
+@Suite struct MovesFileRuleTests {
+    static let policy = ["--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml"]
+
+    func run(_ name: String, _ bytes: [UInt8]) throws -> (status: Int32, json: [String: Any]) {
+        let path = try CLI.scratch(name, "")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let result = try CLI.run(["check"] + Self.policy + ["--moves", path, "--format", "json"])
+        return (result.status, try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:])
+    }
+
+    @Test("an alias or a tagged item is invalid with its error, never decided; the rest are decided")
+    func refusedItemsAreInvalid() throws {
+        let move = "{from: [1, 2], to: [2, 0]}"
+        let (status, json) = try run("refused.yaml", Array("- \(move)\n- &a \(move)\n- !!map \(move)\n- \(move)\n".utf8))
+        #expect(status == 2)
+        let summary = json["summary"] as? [String: Int]
+        #expect(summary?["allowed"] == 2)
+        #expect(summary?["invalid"] == 2)
+        let results = json["results"] as? [[String: Any]] ?? []
+        #expect(results.map { $0["decision"] as? String } == ["allowed", "invalid", "invalid", "allowed"])
+        #expect((results[1]["error"] as? String)?.hasPrefix("yaml-alias at 2:3") == true)
+        #expect((results[2]["error"] as? String)?.hasPrefix("yaml-tag at 3:3") == true)
+    }
+
+    @Test("every item before the first unreadable byte is decided, the one it falls in is not")
+    func itemsBeforeInvalidUTF8AreDecided() throws {
+        var bytes = Array(String(repeating: "- {from: [1, 2], to: [2, 0]}\n", count: 50).utf8)
+        bytes += Array("- {from: [1, ".utf8) + [0xFF] + Array("2], to: [2, 0]}\n- {from: [1, 2], to: [2, 0]}\n".utf8)
+        let (status, json) = try run("utf8.yaml", bytes)
+        #expect(status == 2)
+        #expect((json["summary"] as? [String: Int])?["allowed"] == 50)
+        #expect((json["results"] as? [Any])?.count == 50)
+        let errors = json["errors"] as? [[String: Any]] ?? []
+        #expect(errors.first?["line"] as? Int == 51)
+        #expect((errors.first?["message"] as? String)?.contains("invalid UTF-8") == true)
+    }
+}
