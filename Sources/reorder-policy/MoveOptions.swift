@@ -10,10 +10,10 @@ import Darwin
 
 /// Options shared by `check` and `explain`: which policy, which table, which move.
 struct MoveOptions: ParsableArguments {
-    @Option(help: "The policy file.")
+    @Option(help: "The policy file ('-' reads standard input).")
     var policy: String
 
-    @Option(help: "The table file.")
+    @Option(help: "The table file ('-' reads standard input).")
     var table: String
 
     // `.unconditional`: `--from -1.0` is a value (an out-of-range move, reported as such), not a flag.
@@ -28,6 +28,18 @@ struct MoveOptions: ParsableArguments {
 
     @Option(name: .customLong("section-to"), parsing: .unconditional, help: "Where the section should end up.")
     var sectionTo: Int?
+
+    func validate() throws {
+        try Self.oneStandardInput(["--policy": policy, "--table": table])
+    }
+
+    /// Standard input can be read once: at most one of the inputs may be `-`.
+    static func oneStandardInput(_ inputs: KeyValuePairs<String, String?>) throws {
+        let fromStdin = inputs.filter { $0.value == "-" }.map(\.key)
+        if fromStdin.count > 1 {
+            throw ValidationError("\(fromStdin.joined(separator: " and ")) both read standard input ('-'); it can be read only once: give files for all but one")
+        }
+    }
 
     /// The single move given by flags, or nil when none of the move flags is used.
     func singleMove() throws -> Move? {

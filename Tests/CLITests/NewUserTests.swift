@@ -55,3 +55,29 @@ import Testing
         #expect((errors.first?["message"] as? String)?.contains("invalid UTF-8") == true)
     }
 }
+
+@Suite struct StandardInputTests {
+    static let board = ["--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml"]
+
+    @Test("--moves - reads the moves from standard input")
+    func movesFromStandardInput() throws {
+        let result = try CLI.run(["check"] + Self.board + ["--moves", "-", "--format", "json"],
+                                 input: "- {from: [1, 2], to: [2, 0]}\n- {from: [0, 0], to: [1, 1]}\n")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect((json?["results"] as? [Any])?.count == 2, "\(result.stdout)\(result.stderr)")
+        #expect((json?["summary"] as? [String: Int])?["allowed"] == 1)
+    }
+
+    @Test("two inputs from standard input are a usage error; --help mentions '-'")
+    func standardInputOnce() throws {
+        let policy = try String(contentsOfFile: CLI.packageRoot.appendingPathComponent("policies/board.yaml").path, encoding: .utf8)
+        let both = try CLI.run(["check", "--policy", "-", "--table", "-", "--from", "0.0", "--to", "0.1"], input: policy)
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("standard input"))
+        let moves = try CLI.run(["check", "--policy", "-", "--table", "policies/tables/sprint.yaml", "--moves", "-"], input: policy)
+        #expect(moves.status == 2)
+        #expect(try CLI.run(["explain", "--policy", "-", "--table", "-", "--from", "0.0", "--to", "0.1"], input: policy).status == 2)
+        let help = try CLI.run(["check", "--help"]).stdout
+        #expect(help.contains("'-' reads standard input"))
+    }
+}
