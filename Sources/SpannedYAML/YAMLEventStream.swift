@@ -298,6 +298,9 @@ public final class YAMLEventStream {
         switch p.error {
         case YAML_READER_ERROR:
             reportReaderError(problem, offset: p.problem_offset, value: Int(p.problem_value))
+        case YAML_SCANNER_ERROR where problem.contains("cannot start any token") && isTab(at: p.problem_mark):
+            report(.yamlSyntax, "tabs cannot indent YAML; indent with spaces", Span(at: mark(p.problem_mark)),
+                   help: "replace the tab at the start of this line with spaces")
         case YAML_SCANNER_ERROR, YAML_PARSER_ERROR:
             var message = problem
             if let context = p.context.map({ String(cString: $0) }) {
@@ -310,6 +313,30 @@ public final class YAMLEventStream {
         default:
             report(.yamlSyntax, "invalid YAML: \(problem)", Span(at: mark(p.problem_mark)))
         }
+    }
+
+    /// Whether the character at `m` is a tab (input handed in whole; a streamed file is read
+    /// again up to that line).
+    private func isTab(at m: yaml_mark_t) -> Bool {
+        var line = 0, column = 0, found = false, done = false
+        func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
+            for byte in bytes where !done {
+                if line == m.line {
+                    guard byte & 0xC0 != 0x80 else { continue }
+                    if column == m.column { found = byte == 0x09; done = true; return }
+                    column += 1
+                    if byte == 0x0A { done = true }
+                } else if byte == 0x0A {
+                    line += 1
+                }
+            }
+        }
+        if let source {
+            source.rescan(upTo: Int.max, scan)
+        } else {
+            scan(UnsafeBufferPointer(input))
+        }
+        return found
     }
 
     /// A reader error (libyaml's, or found before libyaml read the byte) at a byte offset.

@@ -57,6 +57,13 @@ struct MoveOptions: ParsableArguments {
     static func position(_ text: String, _ flag: String) throws -> Position {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let s = Int(parts[0]), let r = Int(parts[1]) else {
+            let numeric = parts.count == 2 && parts.allSatisfy { part in
+                let digits = part.hasPrefix("-") ? part.dropFirst() : part
+                return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+            }
+            if numeric {
+                throw ValidationError("\(flag): '\(text)' is too large; a section and a row are integers up to \(Int.max)")
+            }
             throw ValidationError("\(flag) expects section.row, such as 0.4; found '\(text)'")
         }
         return Position(section: s, row: r)
@@ -91,8 +98,13 @@ struct Inputs {
         do {
             compiled = try document.compile()
         } catch {
+            // A table given as the policy (the two flags swapped) gets said so.
+            let looksLikeTable = !document.declaresPolicy
+                && String(decoding: document.source.bytes, as: UTF8.self).contains("sections")
             throw fail(error.diagnostics, policy: document.policy?.name, source: document.source,
-                       hint: "the policy has errors; run 'reorder-policy lint \(policyPath)'")
+                       hint: looksLikeTable
+                           ? "hint: '\(policyPath)' looks like a table file (it has 'sections', not 'reorder-policy'); pass tables with --table"
+                           : "the policy has errors; run 'reorder-policy lint \(policyPath)'")
         }
         let (table, source, diagnostics) = TableLoader.load(path: tablePath)
         guard let table else {

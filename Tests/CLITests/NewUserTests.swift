@@ -81,3 +81,31 @@ import Testing
         #expect(help.contains("'-' reads standard input"))
     }
 }
+
+@Suite struct ErrorTextTests {
+    @Test("a tab used for indentation says so, with its position and code")
+    func tabs() throws {
+        let path = try CLI.scratch("tab.yaml", "reorder-policy: 1\nname: t\nrules:\n\t- lock: all\n")
+        let result = try CLI.run(["lint", path])
+        #expect(result.stdout.contains("tab.yaml:4:1: error[yaml-syntax]: tabs cannot indent YAML"), "\(result.stdout)")
+    }
+
+    @Test("integers past 64 bits are too large, in a policy and on the command line")
+    func tooLarge() throws {
+        let path = try CLI.scratch("big.yaml", "reorder-policy: 1\nname: t\nrules:\n  - capacity: { section: 0, max: 99999999999999999999 }\n")
+        let lint = try CLI.run(["lint", path])
+        #expect(lint.stdout.contains("error[type-mismatch]: 'max' is too large"), "\(lint.stdout)")
+        let check = try CLI.run(["check", "--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml",
+                                 "--from", "0.99999999999999999999", "--to", "0.0"])
+        #expect(check.status == 2)
+        #expect(check.stderr.contains("is too large"), "\(check.stderr)")
+    }
+
+    @Test("a table passed as --policy gets a hint to use --table")
+    func tableAsPolicy() throws {
+        let result = try CLI.run(["check", "--policy", "policies/tables/sprint.yaml", "--table", "policies/tables/sprint.yaml",
+                                  "--from", "0.0", "--to", "0.1"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("pass tables with --table"), "\(result.stderr)")
+    }
+}
