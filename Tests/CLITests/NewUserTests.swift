@@ -109,3 +109,13 @@ import Testing
         #expect(result.stderr.contains("pass tables with --table"), "\(result.stderr)")
     }
 }
+
+@Suite struct StaleDocsTests {
+    @Test("the README's /health example counts the bundled policies")
+    func readmeCountsTheBundledPolicies() throws {
+        let readme = try String(contentsOfFile: CLI.packageRoot.appendingPathComponent("README.md").path, encoding: .utf8)
+        let bundled = try FileManager.default.contentsOfDirectory(atPath: CLI.packageRoot.appendingPathComponent("policies").path)
+            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.count
+        #expect(readme.contains("{\"status\": \"ok\", \"policies\": \(bundled)}"))
+    }
+}
