@@ -119,3 +119,19 @@ import Testing
         #expect(readme.contains("{\"status\": \"ok\", \"policies\": \(bundled)}"))
     }
 }
+
+@Suite struct DockerfileTests {
+    @Test("the Dockerfile's build stage copies every top-level folder Package.swift names")
+    func copiesEveryPackageFolder() throws {
+        let root = CLI.packageRoot
+        let manifest = try String(contentsOfFile: root.appendingPathComponent("Package.swift").path, encoding: .utf8)
+        let dockerfile = try String(contentsOfFile: root.appendingPathComponent("Dockerfile").path, encoding: .utf8)
+        // Targets live in Sources/, Tests/ and Plugins/ by default, or under an explicit `path:`.
+        var needed: Set<String> = ["Sources", "Tests"]
+        if manifest.contains(".plugin(") { needed.insert("Plugins") }
+        for match in manifest.matches(of: /path: "([^"\/]+)/) { needed.insert(String(match.1)) }
+        for folder in needed where FileManager.default.fileExists(atPath: root.appendingPathComponent(folder).path) {
+            #expect(dockerfile.contains("COPY \(folder) ./\(folder)"), "the Dockerfile does not copy \(folder)/")
+        }
+    }
+}
