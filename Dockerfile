@@ -10,6 +10,7 @@ WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
+COPY Plugins ./Plugins
 RUN swift build -c release --product reorder-policy-server --static-swift-stdlib \
     && cp "$(swift build -c release --show-bin-path)/reorder-policy-server" /reorder-policy-server
 

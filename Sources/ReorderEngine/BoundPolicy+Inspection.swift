@@ -23,9 +23,9 @@ extension BoundPolicy {
     }
 
     /// The rows a rule's row query selects — the rows that must stay (`keep-in-section`) or
-    /// may enter (`accept`'s `rows`) — or nil for rules without one.
+    /// may enter (`accept`'s `rows`) or are counted (`capacity`'s `rows`) — or nil for rules without one.
     public func rowsSelected(byRule index: Int) -> [Position]? {
-        guard let q = effects[index].staying ?? effects[index].admission?.rows else { return nil }
+        guard let q = effects[index].staying ?? effects[index].admission?.rows ?? effects[index].limits?.rows else { return nil }
         var out: [Position] = []
         for u in counts.indices {
             for k in 0..<counts[u] where query(q, u, k) { out.append(Position(section: u, row: k)) }

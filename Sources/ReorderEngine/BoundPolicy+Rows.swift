@@ -113,10 +113,16 @@ extension BoundPolicy {
                 break
             }
         }
+        if leaves {
+            for g in exitGuards where g.closed[s] && query(g.rows, s, i) {
+                leaves = false
+                break
+            }
+        }
         var refused: UInt64 = 0
         if leaves {
             for a in 0..<min(admissions.count, 64) {
-                if !(admitsFrom(a, s) && query(admissions[a].rows, s, i)) { refused |= 1 << UInt64(a) }
+                if !admits(a, s, i) { refused |= 1 << UInt64(a) }
             }
         }
         return SourceContext(s: s, i: i, ownLo: own.lo, ownHi: own.hi, canLeave: leaves, refusedBy: refused)
@@ -128,7 +134,7 @@ extension BoundPolicy {
         guard c.canLeave, openToDrops[u] else { return false }
         if openGroups != nil { return admissionMask[u] & c.refusedBy == 0 }
         for a in admissions.indices where admissions[a].guarded[u] {
-            if !(admitsFrom(a, c.s) && query(admissions[a].rows, c.s, c.i)) { return false }
+            if !admits(a, c.s, c.i) { return false }
         }
         return true
     }

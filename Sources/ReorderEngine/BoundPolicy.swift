@@ -61,9 +61,14 @@ public struct BoundPolicy: Sendable {
     let queryAttributes: [[Bool]]
     /// Rows that may not leave their section (every `staying`).
     let stayingQueries: [QueryID]
-    /// Every `admission`, in rule order, and per admission × section whether `from` selects it.
+    /// Every `admission`, in rule order, then one per `capacity` with `rows` whose `max` some
+    /// section has reached (SPEC §12: full for the rows it counts); per admission × section
+    /// whether `from` selects it.
     let admissions: [Admission]
     let admissionFrom: [Bool]
+    /// Per `capacity` with `rows` whose `min` some section has reached: the rows it counts
+    /// may not leave those sections.
+    let exitGuards: [ExitGuard]
     /// Per section, a bit per admission (the first 64) that guards it.
     let admissionMask: [UInt64]
     /// Open sections grouped by admission mask, each list ascending; nil when there are over 64 admissions.
@@ -125,8 +130,10 @@ public struct BoundPolicy: Sendable {
         for case let fixed? in effects.map(\.fixedOrder) {
             for u in 0..<sectionCount where fixed[u] { fixedOrder[u] = true }
         }
-        let admissions = effects.compactMap(\.admission)
+        let rowLimits = PackedLimits.rowDependent(effects, counts: counts)
+        let admissions = effects.compactMap(\.admission) + rowLimits.admissions
         self.admissions = admissions
+        exitGuards = rowLimits.exitGuards
         admissionFrom = admissions.flatMap(\.from)
         var mask = [UInt64](repeating: 0, count: sectionCount)
         for (a, admission) in admissions.prefix(64).enumerated() {
@@ -216,6 +223,12 @@ public struct BoundPolicy: Sendable {
     /// Whether admission `a` lets rows in from section `s` (its `from`).
     @inline(__always)
     func admitsFrom(_ a: Int, _ s: Int) -> Bool { admissionFrom[a &* sectionCount &+ s] }
+
+    /// Whether admission `a` lets the row at `s.i` into the sections it guards.
+    @inline(__always)
+    func admits(_ a: Int, _ s: Int, _ i: Int) -> Bool {
+        admitsFrom(a, s) && query(admissions[a].rows, s, i) != admissions[a].refusesSelected
+    }
 }
 
 /// The union of every rule's held rows, per section, and the pin model's numbers from it.
@@ -268,13 +281,38 @@ struct PackedLimits {
     init(_ effects: [RuleEffects], counts: [Int]) {
         canTake = [Bool](repeating: true, count: counts.count)
         canGive = canTake
-        for case let limits? in effects.map(\.limits) {
+        for case let limits? in effects.map(\.limits) where limits.rows == nil {
             for u in counts.indices {
                 if !limits.allowsEntry(u, count: counts[u], adding: 1) { canTake[u] = false }
                 if !limits.allowsExit(u, count: counts[u], removing: 1) { canGive[u] = false }
             }
         }
     }
+}
+
+extension PackedLimits {
+    /// The limits of `capacity` rules with `rows` (SPEC §12), which bind only the rows they
+    /// count: a full section becomes an admission refusing those rows, a section at its
+    /// minimum an exit guard keeping them. Limits that no section has reached add nothing.
+    static func rowDependent(_ effects: [RuleEffects], counts: [Int]) -> (admissions: [Admission], exitGuards: [ExitGuard]) {
+        var admissions: [Admission] = [], guards: [ExitGuard] = []
+        let everywhere = [Bool](repeating: true, count: counts.count)
+        for case let limits? in effects.map(\.limits) {
+            guard let q = limits.rows else { continue }
+            let full = counts.indices.map { !limits.allowsEntry($0, count: limits.count($0, rows: counts[$0]), adding: 1) }
+            let low = counts.indices.map { !limits.allowsExit($0, count: limits.count($0, rows: counts[$0]), removing: 1) }
+            if full.contains(true) { admissions.append(Admission(guarded: full, from: everywhere, rows: q, refusesSelected: true)) }
+            if low.contains(true) { guards.append(ExitGuard(rows: q, closed: low)) }
+        }
+        return (admissions, guards)
+    }
+}
+
+/// Rows a row query selects may not leave the sections marked `closed` (a `capacity` with
+/// `rows` whose `min` those sections have reached).
+struct ExitGuard: Sendable {
+    let rows: QueryID
+    let closed: [Bool]
 }
 
 /// A section's facts for the hot path. When its held rows are only a run at the top and a

@@ -68,7 +68,8 @@ extension Table {
 extension BoundPolicy {
     /// Decides a multi-row move. Valid iff no moving row is locked, pinned or reserved, no
     /// pinned row changes its anchored position, and every moving row passes
-    /// `keep-in-section` and `accept`, with `capacity` counting all moving rows. An invalid
+    /// `keep-in-section` and `accept`, with `capacity` counting all moving rows (with `rows`, the
+    /// moving rows it selects). An invalid
     /// proposal is retargeted to the nearest valid index in reading order (ties go to the
     /// slot nearer the source); when no index is valid the block stays (`rejected`).
     ///

@@ -1,3 +1,3 @@
 // The public library: everything a service needs comes with `import ReorderPolicy`.
 @_exported import ReorderEngine
-public import SpannedYAML
+@_exported public import SpannedYAML

@@ -22,7 +22,7 @@ public enum MovesFile {
     /// Streams the items of `source` to `body`. Returns the problems that make the whole
     /// file unusable (not a list, broken YAML): an input error, exit status 2.
     public static func stream(_ source: SourceFile, _ body: (MoveItem) -> Void) -> [Diagnostic] {
-        stream(YAMLEventStream(bytes: source.bytes, file: source.path, limits: .stream), body)
+        stream(YAMLEventStream(bytes: source.bytes, file: source.path, limits: .stream, upToUnreadable: true), body)
     }
 
     /// Streams the moves file at `path` without holding it: it is read as parsing goes, so
@@ -31,7 +31,7 @@ public enum MovesFile {
     public static func stream(path: String, _ body: (MoveItem) -> Void) throws(SourceFile.ReadError) -> [Diagnostic] {
         let (fd, _) = try SourceFile.openRegular(path)
         defer { close(fd) }
-        return stream(YAMLEventStream(descriptor: fd, file: path, limits: .stream), body)
+        return stream(YAMLEventStream(descriptor: fd, file: path, limits: .stream, upToUnreadable: true), body)
     }
 
     private static func stream(_ stream: YAMLEventStream, _ body: (MoveItem) -> Void) -> [Diagnostic] {
@@ -48,15 +48,29 @@ public enum MovesFile {
             }
             // Each item is read flat (no string per scalar); the usual shapes decode straight
             // from it, anything else is built into a node and decoded (or echoed) from there.
+            // docs/OUTPUT.md, "Moves files": every item before the first unreadable byte is
+            // decided; an item that breaks SPEC §4 (an anchor, an alias, a tag) is `invalid`
+            // with that error and the rest go on; the unreadable byte stops the file.
             var flat = YAMLFlatNode()
+            let known = stream.diagnostics.count
             while try stream.readFlatNode(into: &flat) {
-                if let move = fastMove(flat) {
+                if let cut = stream.unreadableOffset, let end = flat.events.last?.span.end.offset, end >= cut {
+                    // The item runs into the unreadable byte: it may be cut short.
+                    stream.stopAtUnreadable()
+                    return stream.diagnostics
+                }
+                if stream.diagnostics.count == known, let move = fastMove(flat) {
                     body(.move(move))
                     continue
                 }
                 let node = try YAMLDocument.readNode(events: flat.yamlEvents, stream: stream)
-                if !stream.diagnostics.isEmpty { return stream.diagnostics }
-                body(item(node))
+                let refused = stream.takeDiagnostics(since: known)
+                if refused.isEmpty {
+                    body(item(node))
+                } else {
+                    let errors = refused.map { "\($0.code.rawValue) at \($0.span.start.line):\($0.span.start.column): \($0.message)" }
+                    body(.invalid(given: node, error: errors.joined(separator: "; ")))
+                }
             }
             _ = try stream.next()  // document end
             _ = try stream.next()  // stream end, or a second document (reported)

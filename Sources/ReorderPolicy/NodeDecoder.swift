@@ -78,8 +78,15 @@ struct NodeDecoder {
         guard case .scalar(let text, let style) = node.content, style.isPlain, let value = Self.plainInteger(text) else {
             if case .scalar(let text, let style) = node.content, !(style.isPlain && text.isEmpty) {
                 let detail = style.isPlain ? "'\(text)'" : "the quoted string '\(text)'"
-                error(.typeMismatch, "expected an integer for \(what), found \(detail)", node,
-                      help: "write a plain decimal integer such as 1 or -1")
+                let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+                if style.isPlain, !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                    // The right shape, but past what an integer holds (SPEC §4: no overflow).
+                    error(.typeMismatch, "\(what) is too large: '\(text)' does not fit a 64-bit integer", node,
+                          help: "write an integer between \(Int.min) and \(Int.max)")
+                } else {
+                    error(.typeMismatch, "expected an integer for \(what), found \(detail)", node,
+                          help: "write a plain decimal integer such as 1 or -1")
+                }
             } else {
                 mismatch(node, expected: "an integer for \(what)")
             }

@@ -19,7 +19,7 @@ public enum PolicySchema {
               "oneOf": [ \#(oneOf) ],
               "additionalProperties": false,
               "properties": {
-                "id": { "$ref": "#/$defs/text", "minLength": 1 },
+                "id": { "$ref": "#/$defs/value", "minLength": 1 },
                 "message": { "$ref": "#/$defs/text" },
         \#(properties)
               }
@@ -33,7 +33,7 @@ public enum PolicySchema {
     "count": { "type": "integer", "minimum": 1 },
     "nonNegative": { "type": "integer", "minimum": 0 },
     "anchor": { "enum": ["start", "end"] },
-    "sectionRef": { "oneOf": [ { "$ref": "#/$defs/text" }, { "$ref": "#/$defs/sectionFilter" } ] },
+    "sectionRef": { "oneOf": [ { "$ref": "#/$defs/value" }, { "$ref": "#/$defs/sectionFilter" } ] },
     "sectionFilter": {
       "description": "Sections matching every key present; {} matches every section.",
       "type": "object", "additionalProperties": false,
@@ -60,7 +60,9 @@ public enum PolicySchema {
     },
     "text": { "type": ["string", "number", "boolean", "null"],
       "description": "Any scalar: the loader reads it as written (2 is the text '2'). An empty value is refused, which a schema cannot tell from null." },
-    "strings": { "oneOf": [ { "$ref": "#/$defs/text" }, { "type": "array", "items": { "$ref": "#/$defs/text" } } ] },
+    "value": { "type": ["string", "number", "boolean"],
+      "description": "Any scalar but an empty one: the loader reads it as written (2 is the text '2') and refuses an empty value, which YAML readers give as null (so the word null, text to the loader, is refused here too)." },
+    "strings": { "oneOf": [ { "$ref": "#/$defs/value" }, { "type": "array", "items": { "$ref": "#/$defs/value" } } ] },
     "positional": {
       "not": { "anyOf": [
         { "required": ["first", "last"] }, { "required": ["first", "index"] }, { "required": ["last", "index"] }
@@ -108,7 +110,7 @@ public enum PolicySchema {
       "oneOf": [ { "required": ["lock"] }, { "required": ["pin"] } ],
       "additionalProperties": false,
       "properties": {
-        "id": { "$ref": "#/$defs/text", "minLength": 1 },
+        "id": { "$ref": "#/$defs/value", "minLength": 1 },
         "message": { "$ref": "#/$defs/text" },
         "lock": { "$ref": "#/$defs/sectionTarget" },
         "pin": {
@@ -144,7 +146,10 @@ public enum PolicySchema {
     "decision": { "enum": ["allowed", "retargeted", "rejected", "denied", "invalid"] },
     "test": {
       "type": "object", "additionalProperties": false, "required": ["name", "table", "expect"],
-      "oneOf": [ { "required": ["move"] }, { "required": ["section-move"] } ],
+      "oneOf": [
+        { "required": ["move"], "properties": { "expect": { "$ref": "#/$defs/expectation", "properties": { "target": { "$ref": "#/$defs/position" } } } } },
+        { "required": ["section-move"], "properties": { "expect": { "$ref": "#/$defs/expectation", "properties": { "target": { "type": "integer" } } } } }
+      ],
       "properties": {
         "name": { "$ref": "#/$defs/text" },
         "table": { "oneOf": [ { "type": "string", "description": "A path relative to the policy file." }, { "$ref": "#/$defs/table" } ] },
@@ -152,16 +157,16 @@ public enum PolicySchema {
                   "properties": { "from": { "$ref": "#/$defs/position" }, "to": { "$ref": "#/$defs/position" } } },
         "section-move": { "type": "object", "additionalProperties": false, "required": ["from", "to"],
                           "properties": { "from": { "type": "integer" }, "to": { "type": "integer" } } },
-        "expect": {
-          "oneOf": [
-            { "$ref": "#/$defs/decision" },
-            { "type": "object", "additionalProperties": false, "required": ["decision"],
-              "properties": { "decision": { "$ref": "#/$defs/decision" },
-                              "target": { "oneOf": [ { "$ref": "#/$defs/position" }, { "type": "integer" } ] },
-                              "rules": { "type": "array", "items": { "$ref": "#/$defs/text" } } } }
-          ]
-        }
+        "expect": { "description": "A decision, or a mapping with the decision, the target ([section, row] for a move, an index for a section move) and the rules." }
       }
+    },
+    "expectation": {
+      "oneOf": [
+        { "$ref": "#/$defs/decision" },
+        { "type": "object", "additionalProperties": false, "required": ["decision"],
+          "properties": { "decision": { "$ref": "#/$defs/decision" }, "target": true,
+                          "rules": { "type": "array", "items": { "$ref": "#/$defs/text" } } } }
+      ]
     },
     "move": {
       "description": "One move: a row move, a section move, or SwiftUI's offsets form.",
@@ -203,8 +208,8 @@ public enum PolicySchema {
   "additionalProperties": false,
   "properties": {
     "reorder-policy": { "const": 1, "description": "The language version; always 1." },
-    "name": { "$ref": "#/$defs/text", "minLength": 1, "description": "The policy's name." },
-    "description": { "$ref": "#/$defs/text" },
+    "name": { "$ref": "#/$defs/value", "minLength": 1, "description": "The policy's name." },
+    "description": { "$ref": "#/$defs/value" },
     "retarget": { "enum": ["nearest", "cancel"], "default": "nearest",
       "description": "What happens to an invalid proposal: the nearest valid slot, or back to the source." },
     "rules": { "type": "array", "items": { "$ref": "#/$defs/rowRule" } },

@@ -115,7 +115,10 @@ struct PolicyWatcher: Service {
                         logger.info("policies reloaded", metadata: ["changed": "\(outcome.changed)", "policies": "\(store.snapshot.policies.count)"])
                     } else {
                         for d in outcome.errors {
-                            logger.error("policy not reloaded; the previous version stays served", metadata: [
+                            let what = d.code == .duplicatePolicyName
+                                ? "policy not served: its name is served from another file"
+                                : "policy not reloaded; the previous version stays served"
+                            logger.error("\(what)", metadata: [
                                 "file": "\(d.file)", "line": "\(d.span.start.line)", "column": "\(d.span.start.column)",
                                 "code": "\(d.code.rawValue)", "message": "\(d.message)",
                             ])

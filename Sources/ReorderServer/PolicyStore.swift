@@ -52,6 +52,9 @@ public final class PolicyStore: Sendable {
     private struct State: Sendable {
         var files: [String: FileState] = [:]
         var snapshot = PolicySnapshot()
+        /// Which file serves each name. A name stays with its file for as long as that file
+        /// claims it (also while an edit of it fails to load); a newcomer never takes it over.
+        var owners: [String: String] = [:]
     }
 
     /// The paths given with `--policies`.
@@ -77,7 +80,7 @@ public final class PolicyStore: Sendable {
     /// Looks at every file again, loads the ones that changed and swaps in a new snapshot.
     @discardableResult
     public func reload() -> ReloadOutcome {
-        let previous = state.withLock { $0.files }
+        let (previous, previousOwners) = state.withLock { ($0.files, $0.owners) }
         var outcome = ReloadOutcome()
         var files: [String: FileState] = [:]
         var pathErrors: [Diagnostic] = []
@@ -99,19 +102,23 @@ public final class PolicyStore: Sendable {
         }
         outcome.changed += previous.filter { files[$0.key] == nil && !$0.value.skipped }.count
 
-        // Names: a name claimed by two files is served from the file that already served it.
+        // Names: the file that served a name keeps it while it still claims it, whatever the
+        // file names' order; a name nobody held goes to the first claimant in path order (only
+        // files that appear in the same reload compete that way).
         var byName: [String: ServedPolicy] = [:]
+        var owners: [String: String] = [:]
         var errors = pathErrors
         let ordered = files.keys.sorted()
         var claims: [String: [String]] = [:]
         for file in ordered { if let name = files[file]!.served?.name { claims[name, default: []].append(file) } }
-        for (name, owners) in claims {
-            let keeper = owners.first { previous[$0]?.served?.name == name && previous[$0]?.fingerprint == files[$0]!.fingerprint }
-                ?? owners.first { previous[$0]?.served?.name == name } ?? owners[0]
+        for name in claims.keys.sorted() {
+            let claimants = claims[name]!
+            let keeper = previousOwners[name].flatMap { claimants.contains($0) ? $0 : nil } ?? claimants[0]
             byName[name] = files[keeper]!.served
-            for other in owners where other != keeper {
+            owners[name] = keeper
+            for other in claimants where other != keeper {
                 errors.append(Diagnostic(
-                    code: .duplicatePolicyName, message: "policy name '\(name)' is already served from '\(keeper)'; names must be unique",
+                    code: .duplicatePolicyName, message: "policy name '\(name)' is already served from '\(keeper)'; this file is not served",
                     file: other, span: Span(at: .start), help: "rename one of the policies"))
             }
         }
@@ -120,6 +127,7 @@ public final class PolicyStore: Sendable {
         state.withLock {
             $0.files = files
             $0.snapshot = snapshot
+            $0.owners = owners
         }
         outcome.errors = errors
         return outcome

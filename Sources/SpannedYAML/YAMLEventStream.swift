@@ -54,7 +54,12 @@ public final class YAMLEventStream {
 
     /// Creates a stream over `bytes`. The caller checks the size limit before reading a file;
     /// this checks it again for bytes handed in directly.
-    public init(bytes: some Collection<UInt8>, file: String, limits: YAMLLimits = .policy) {
+    ///
+    /// With `upToUnreadable`, libyaml is given only the bytes before the first one it could not
+    /// read (invalid UTF-8, a control character), so every node before it is still read; the
+    /// stream then stops with that byte's error (``unreadableOffset``). Without it, libyaml
+    /// reads ahead and stops at such a byte before handing over the nodes in front of it.
+    public init(bytes: some Collection<UInt8>, file: String, limits: YAMLLimits = .policy, upToUnreadable: Bool = false) {
         self.file = file
         self.limits = limits
         input = .allocate(capacity: max(bytes.count, 1))
@@ -63,7 +68,13 @@ public final class YAMLEventStream {
         parser = .allocate(capacity: 1)
         yaml_parser_initialize(parser)
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
-        yaml_parser_set_input_string(parser, input.baseAddress, bytes.count)
+        var length = bytes.count
+        if upToUnreadable, var bad = UnreadableScan.first(in: UnsafeBufferPointer(rebasing: input[0..<bytes.count]), final: true).bad {
+            bad.scalarOffset = UnreadableScan.scalars(UnsafeBufferPointer(rebasing: input[0..<bad.offset]))
+            unreadable = bad
+            length = bad.offset
+        }
+        yaml_parser_set_input_string(parser, input.baseAddress, length)
         if bytes.count > limits.maxBytes {
             report(.tooLarge, "file is \(bytes.count) bytes; at most \(limits.maxBytes) are allowed", Span(at: .start))
             finished = true
@@ -72,11 +83,11 @@ public final class YAMLEventStream {
 
     /// Creates a stream that reads an open file as parsing goes, in 64 KiB pieces, so its
     /// memory does not grow with the file. The descriptor stays the caller's to close.
-    public init(descriptor: Int32, file: String, limits: YAMLLimits = .stream) {
+    public init(descriptor: Int32, file: String, limits: YAMLLimits = .stream, upToUnreadable: Bool = false) {
         self.file = file
         self.limits = limits
         input = .allocate(capacity: 1)
-        source = DescriptorSource(descriptor)
+        source = DescriptorSource(descriptor, upToUnreadable: upToUnreadable)
         parser = .allocate(capacity: 1)
         yaml_parser_initialize(parser)
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
@@ -100,6 +111,35 @@ public final class YAMLEventStream {
     /// True once an error that stops the stream has been recorded.
     public private(set) var stopped = false
 
+    /// The first byte libyaml could not read, when the input was cut before it (`upToUnreadable`).
+    private var unreadable: UnreadableScan.Problem?
+
+    /// The offset of the first unreadable byte once the input was cut there: a node that ends
+    /// at or after it may have been cut short.
+    /// In Unicode scalars, as ``Mark/offset``.
+    public var unreadableOffset: Int? { (unreadable ?? source?.unreadable)?.scalarOffset }
+
+    /// Reports the unreadable byte the input was cut at (a reader that will not use the rest
+    /// stops here) and stops the stream.
+    package func stopAtUnreadable() {
+        if reportCut() { _ = stop() }
+    }
+
+    /// Takes the diagnostics recorded since `count` out of the stream (a reader that reports
+    /// them with the node they belong to, as a moves file does per item).
+    package func takeDiagnostics(since count: Int) -> [Diagnostic] {
+        guard diagnostics.count > count else { return [] }
+        defer { diagnostics.removeSubrange(count...) }
+        return Array(diagnostics[count...])
+    }
+
+    /// Reports the byte the input was cut at, once, and stops.
+    private func reportCut() -> Bool {
+        guard let problem = unreadable ?? source?.unreadable else { return false }
+        reportReaderError(problem.message, offset: problem.offset, value: problem.value)
+        return true
+    }
+
     /// The event libyaml handed over last; freed when the next one is read.
     /// Held through a pointer so that reading it needs no exclusivity bookkeeping.
     private let current = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
@@ -114,13 +154,15 @@ public final class YAMLEventStream {
             }
             if finished { throw YAMLStop() }
             guard yaml_parser_parse(parser, current) == 1 else {
-                reportParserError()
+                // A node cut at an unreadable byte: that byte is the error, not the cut.
+                if !reportCut() { reportParserError() }
                 throw stop()
             }
             holdsEvent = true
             let span = Span(start: mark(current.pointee.start_mark), end: mark(current.pointee.end_mark))
             switch current.pointee.type {
             case YAML_STREAM_END_EVENT:
+                if reportCut() { throw stop() }
                 finished = true
                 return (.streamEnd, span)
             case YAML_DOCUMENT_START_EVENT:
@@ -255,14 +297,10 @@ public final class YAMLEventStream {
         let problem = p.problem.map { String(cString: $0) } ?? "unknown problem"
         switch p.error {
         case YAML_READER_ERROR:
-            let at = markForOffset(p.problem_offset)
-            var message = problem
-            if problem.contains("UTF-8") || problem.contains("octet") {
-                message = "invalid UTF-8: \(problem) 0x\(String(UInt8(truncatingIfNeeded: p.problem_value), radix: 16, uppercase: true))"
-            } else if p.problem_value >= 0 {
-                message = "\(problem) (U+\(String(p.problem_value, radix: 16, uppercase: true)))"
-            }
-            report(.yamlSyntax, message, Span(at: at))
+            reportReaderError(problem, offset: p.problem_offset, value: Int(p.problem_value))
+        case YAML_SCANNER_ERROR where problem.contains("cannot start any token") && isTab(at: p.problem_mark):
+            report(.yamlSyntax, "tabs cannot indent YAML; indent with spaces", Span(at: mark(p.problem_mark)),
+                   help: "replace the tab at the start of this line with spaces")
         case YAML_SCANNER_ERROR, YAML_PARSER_ERROR:
             var message = problem
             if let context = p.context.map({ String(cString: $0) }) {
@@ -275,6 +313,41 @@ public final class YAMLEventStream {
         default:
             report(.yamlSyntax, "invalid YAML: \(problem)", Span(at: mark(p.problem_mark)))
         }
+    }
+
+    /// Whether the character at `m` is a tab (input handed in whole; a streamed file is read
+    /// again up to that line).
+    private func isTab(at m: yaml_mark_t) -> Bool {
+        var line = 0, column = 0, found = false, done = false
+        func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
+            for byte in bytes where !done {
+                if line == m.line {
+                    guard byte & 0xC0 != 0x80 else { continue }
+                    if column == m.column { found = byte == 0x09; done = true; return }
+                    column += 1
+                    if byte == 0x0A { done = true }
+                } else if byte == 0x0A {
+                    line += 1
+                }
+            }
+        }
+        if let source {
+            source.rescan(upTo: Int.max, scan)
+        } else {
+            scan(UnsafeBufferPointer(input))
+        }
+        return found
+    }
+
+    /// A reader error (libyaml's, or found before libyaml read the byte) at a byte offset.
+    private func reportReaderError(_ problem: String, offset: Int, value: Int) {
+        var message = problem
+        if problem.contains("UTF-8") || problem.contains("octet") {
+            message = "invalid UTF-8: \(problem) 0x\(String(UInt8(truncatingIfNeeded: value), radix: 16, uppercase: true))"
+        } else if value >= 0 {
+            message = "\(problem) (U+\(String(value, radix: 16, uppercase: true)))"
+        }
+        report(.yamlSyntax, message, Span(at: markForOffset(offset)))
     }
 
     // MARK: - Conversions
@@ -319,11 +392,48 @@ public final class YAMLEventStream {
 /// A file descriptor that libyaml's read handler pulls from.
 final class DescriptorSource {
     let descriptor: Int32
+    /// Whether libyaml is given only the bytes before the first unreadable one.
+    let upToUnreadable: Bool
+    /// That byte, once found; from then on the file ends for libyaml.
+    private(set) var unreadable: UnreadableScan.Problem?
+    /// Bytes handed over so far, and the start of an incomplete UTF-8 sequence held back for the next read.
+    private var delivered = 0
+    private var deliveredScalars = 0
+    private var held: [UInt8] = []
 
-    init(_ descriptor: Int32) { self.descriptor = descriptor }
+    init(_ descriptor: Int32, upToUnreadable: Bool = false) {
+        self.descriptor = descriptor
+        self.upToUnreadable = upToUnreadable
+    }
 
     /// Reads at most `size` bytes into `buffer`; 0 at the end; nil on an error.
     func read(into buffer: UnsafeMutablePointer<UInt8>, _ size: Int) -> Int? {
+        guard upToUnreadable else { return rawRead(into: buffer, size) }
+        if unreadable != nil { return 0 }
+        // Hold back a sequence cut by the read's end; scan what is complete.
+        let carried = held.count
+        guard size > carried else { return rawRead(into: buffer, size) }
+        for (k, b) in held.enumerated() { buffer[k] = b }
+        held.removeAll()
+        guard let n = rawRead(into: buffer + carried, size - carried) else { return nil }
+        let total = carried + n
+        let scan = UnreadableScan.first(in: UnsafeBufferPointer(start: buffer, count: total), final: n == 0)
+        if var bad = scan.bad {
+            // Hand over the bytes before it; the next read ends the file for libyaml.
+            let local = bad.offset
+            bad.offset += delivered
+            bad.scalarOffset = deliveredScalars + UnreadableScan.scalars(UnsafeBufferPointer(start: buffer, count: local))
+            unreadable = bad
+            delivered += local
+            return local
+        }
+        for k in scan.complete..<total { held.append(buffer[k]) }
+        delivered += scan.complete
+        deliveredScalars += UnreadableScan.scalars(UnsafeBufferPointer(start: buffer, count: scan.complete))
+        return scan.complete
+    }
+
+    private func rawRead(into buffer: UnsafeMutablePointer<UInt8>, _ size: Int) -> Int? {
         while true {
             let n = systemRead(descriptor, buffer, size)
             if n >= 0 { return n }
@@ -347,4 +457,61 @@ final class DescriptorSource {
 
 private func systemRead(_ fd: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ size: Int) -> Int {
     read(fd, buffer, size)
+}
+
+/// Finds the first byte libyaml's reader refuses: malformed UTF-8, or a character outside
+/// YAML's printable set (libyaml's `reader.c` checks, with its messages).
+enum UnreadableScan {
+    struct Problem {
+        /// In bytes.
+        var offset: Int
+        let message: String
+        let value: Int
+        /// The same place in Unicode scalars (as ``Mark/offset``).
+        var scalarOffset = 0
+    }
+
+    /// Unicode scalars in valid UTF-8 bytes.
+    static func scalars(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+    }
+
+    /// The first unreadable byte of `bytes`, and how many leading bytes are complete characters
+    /// (with `final` false, a sequence cut by the end is not an error: it is left out of `complete`).
+    static func first(in bytes: UnsafeBufferPointer<UInt8>, final: Bool) -> (bad: Problem?, complete: Int) {
+        var k = 0
+        let n = bytes.count
+        while k < n {
+            let b = bytes[k]
+            if b < 0x80 {
+                if !(b == 0x09 || b == 0x0A || b == 0x0D || (b >= 0x20 && b <= 0x7E)) {
+                    return (Problem(offset: k, message: "control characters are not allowed", value: Int(b)), k)
+                }
+                k += 1
+                continue
+            }
+            let width = b & 0xE0 == 0xC0 ? 2 : b & 0xF0 == 0xE0 ? 3 : b & 0xF8 == 0xF0 ? 4 : 0
+            guard width > 0 else { return (Problem(offset: k, message: "invalid leading UTF-8 octet", value: Int(b)), k) }
+            guard k + width <= n else {
+                if final { return (Problem(offset: k, message: "incomplete UTF-8 octet sequence", value: -1), k) }
+                return (nil, k)
+            }
+            var value = Int(b) & (width == 2 ? 0x1F : width == 3 ? 0x0F : 0x07)
+            for m in 1..<width {
+                let c = bytes[k + m]
+                guard c & 0xC0 == 0x80 else { return (Problem(offset: k + m, message: "invalid trailing UTF-8 octet", value: Int(c)), k) }
+                value = value << 6 | Int(c & 0x3F)
+            }
+            let shortest = width == 2 ? value >= 0x80 : width == 3 ? value >= 0x800 : value >= 0x10000
+            guard shortest else { return (Problem(offset: k, message: "invalid length of a UTF-8 sequence", value: -1), k) }
+            guard value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else {
+                return (Problem(offset: k, message: "invalid Unicode character", value: -1), k)
+            }
+            if !(value == 0x85 || (value >= 0xA0 && value <= 0xD7FF) || (value >= 0xE000 && value <= 0xFFFD) || value >= 0x10000) {
+                return (Problem(offset: k, message: "control characters are not allowed", value: value), k)
+            }
+            k += width
+        }
+        return (nil, n)
+    }
 }

@@ -11,7 +11,7 @@ struct Check: ParsableCommand {
 
     @OptionGroup var options: MoveOptions
 
-    @Option(help: "A YAML or JSON list of moves to decide.")
+    @Option(help: "A YAML or JSON list of moves to decide ('-' reads standard input).")
     var moves: String?
 
     @Option(help: "Output format: text, json, or jsonl (a result per line, then a summary line).")
@@ -30,6 +30,7 @@ struct Check: ParsableCommand {
         if single != nil && moves != nil {
             throw ValidationError("give either a single move or --moves, not both")
         }
+        try MoveOptions.oneStandardInput(["--policy": options.policy, "--table": options.table, "--moves": moves])
     }
 
     func run() throws {
@@ -60,12 +61,19 @@ struct Check: ParsableCommand {
         } else if let moves {
             let sink = logFile
             let problems: [Diagnostic]
+            // Standard input is read whole (a pipe cannot be read again for error positions);
+            // a file is streamed.
+            var stdinSource: SourceFile? = nil
             do {
-                problems = try BatchPipeline.run(path: moves, runner: &runner, flush: { output in
-                    output.withBytes { FileOutput.standardOutput($0) }
-                }, flushLog: { events in
-                    sink?.append(events.bytes)
-                })
+                let flush: @Sendable (JSONWriter) -> Void = { output in output.withBytes { FileOutput.standardOutput($0) } }
+                let flushLog: @Sendable (JSONWriter) -> Void = { events in sink?.append(events.bytes) }
+                if moves == "-" {
+                    let source = try SourceFile.read("-", maxBytes: YAMLLimits.stream.maxBytes)
+                    stdinSource = source
+                    problems = BatchPipeline.run(source, runner: &runner, flush: flush, flushLog: flushLog)
+                } else {
+                    problems = try BatchPipeline.run(path: moves, runner: &runner, flush: flush, flushLog: flushLog)
+                }
             } catch {
                 FileOutput.standardError(DiagnosticRenderer.text(error.diagnostic, source: nil, style: .standardError) + "\n")
                 throw ExitCode(2)
@@ -74,8 +82,8 @@ struct Check: ParsableCommand {
                 // The results decided so far are still written, and JSON is closed with the
                 // errors inside it: a late failure never leaves a cut document. The file was
                 // streamed, so only the lines the errors name are read again for their frames.
-                let excerpt = SourceFile.excerpt(moves, lines: Set(problems.map(\.span.start.line)))
-                let lines = excerpt.map(SourceLines.init)
+                let lines = stdinSource.map { SourceLines($0) }
+                    ?? SourceFile.excerpt(moves, lines: Set(problems.map(\.span.start.line))).map(SourceLines.init)
                 for d in problems {
                     FileOutput.standardError(DiagnosticRenderer.text(d, lines: lines, style: .standardError) + "\n\n")
                 }

@@ -10,10 +10,10 @@ import Darwin
 
 /// Options shared by `check` and `explain`: which policy, which table, which move.
 struct MoveOptions: ParsableArguments {
-    @Option(help: "The policy file.")
+    @Option(help: "The policy file ('-' reads standard input).")
     var policy: String
 
-    @Option(help: "The table file.")
+    @Option(help: "The table file ('-' reads standard input).")
     var table: String
 
     // `.unconditional`: `--from -1.0` is a value (an out-of-range move, reported as such), not a flag.
@@ -28,6 +28,18 @@ struct MoveOptions: ParsableArguments {
 
     @Option(name: .customLong("section-to"), parsing: .unconditional, help: "Where the section should end up.")
     var sectionTo: Int?
+
+    func validate() throws {
+        try Self.oneStandardInput(["--policy": policy, "--table": table])
+    }
+
+    /// Standard input can be read once: at most one of the inputs may be `-`.
+    static func oneStandardInput(_ inputs: KeyValuePairs<String, String?>) throws {
+        let fromStdin = inputs.filter { $0.value == "-" }.map(\.key)
+        if fromStdin.count > 1 {
+            throw ValidationError("\(fromStdin.joined(separator: " and ")) both read standard input ('-'); it can be read only once: give files for all but one")
+        }
+    }
 
     /// The single move given by flags, or nil when none of the move flags is used.
     func singleMove() throws -> Move? {
@@ -45,6 +57,13 @@ struct MoveOptions: ParsableArguments {
     static func position(_ text: String, _ flag: String) throws -> Position {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let s = Int(parts[0]), let r = Int(parts[1]) else {
+            let numeric = parts.count == 2 && parts.allSatisfy { part in
+                let digits = part.hasPrefix("-") ? part.dropFirst() : part
+                return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+            }
+            if numeric {
+                throw ValidationError("\(flag): '\(text)' is too large; a section and a row are integers up to \(Int.max)")
+            }
             throw ValidationError("\(flag) expects section.row, such as 0.4; found '\(text)'")
         }
         return Position(section: s, row: r)
@@ -79,8 +98,13 @@ struct Inputs {
         do {
             compiled = try document.compile()
         } catch {
+            // A table given as the policy (the two flags swapped) gets said so.
+            let looksLikeTable = !document.declaresPolicy
+                && String(decoding: document.source.bytes, as: UTF8.self).contains("sections")
             throw fail(error.diagnostics, policy: document.policy?.name, source: document.source,
-                       hint: "the policy has errors; run 'reorder-policy lint \(policyPath)'")
+                       hint: looksLikeTable
+                           ? "hint: '\(policyPath)' looks like a table file (it has 'sections', not 'reorder-policy'); pass tables with --table"
+                           : "the policy has errors; run 'reorder-policy lint \(policyPath)'")
         }
         let (table, source, diagnostics) = TableLoader.load(path: tablePath)
         guard let table else {

@@ -9,7 +9,7 @@ import Testing
 
     static func step(_ inputs: [String: String], in directory: URL) throws -> (status: Int32, stdout: String, output: String) {
         let outputFile = directory.appendingPathComponent("github-output").path
-        FileManager.default.createFile(atPath: outputFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
         let run = try CLI.program([script, CLI.executable.path], in: directory,
                                   environment: inputs.merging(["NO_COLOR": "1", "GITHUB_OUTPUT": outputFile]) { $1 }, mergingErrors: false)
         return (run.status, run.output, try String(contentsOfFile: outputFile, encoding: .utf8))

@@ -62,13 +62,22 @@ import Testing
         #expect(try prints(moved) == pa)
     }
 
+    @Test("lint --format github writes workflow commands only, its summary a ::notice")
+    func githubOutputIsOnlyWorkflowCommands() throws {
+        let result = try CLI.run(["lint", "--format", "github", "Tests/CLITests/Fixtures/broken.yaml", "policies"])
+        let lines = result.stdout.split(separator: "\n")
+        #expect(!lines.isEmpty)
+        for line in lines { #expect(line.hasPrefix("::error ") || line.hasPrefix("::warning ") || line.hasPrefix("::notice "), "\(line)") }
+        #expect(lines.last?.hasPrefix("::notice title=reorder-policy::checked ") == true)
+    }
+
     @Test func githubAnnotationsCannotBeInjected() throws {
         // A rule id carrying CRLF and a workflow command, repeated so that the id is quoted in a message.
         let evil = "x\\r\\n::warning file=evil.yaml::pwned"
         let path = try CLI.scratch("evil.yaml", "reorder-policy: 1\nname: t\nrules:\n  - lock: all\n    id: \"\(evil)\"\n  - pin: all\n    id: \"\(evil)\"\n")
         let result = try CLI.run(["lint", "--no-analysis", "--format", "github", path])
         let commands = result.stdout.unicodeScalars.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { String(String.UnicodeScalarView($0)) }
-            .filter { $0.hasPrefix("::") }
+            .filter { $0.hasPrefix("::") && !$0.hasPrefix("::notice ") }
         #expect(commands.count == 1, "\(result.stdout.debugDescription)")
         #expect(!result.stdout.contains("\r"), "\(result.stdout.debugDescription)")
         #expect(commands.first?.contains("%0D%0A%3A%3Awarning") == false)  // data is escaped, not the properties
@@ -239,6 +248,23 @@ import Testing
         (header + "rules:\n  - lock: { not: { first: 1, last: 2 } }\n", false),
         (header + "rules: []\ntests:\n  - name: t\n    table: { sections: [ { attributes: { wip: -1 }, rows: [a] } ] }\n    move: { from: [0, 0], to: [0, 0] }\n    expect: allowed\n", false),
         ("name: t\nrules: []\n", false),
+        // Empty values (null to YAML readers) where the loader needs text.
+        ("reorder-policy: 1\nname:\nrules: []\n", false),
+        (header + "description:\nrules: []\n", false),
+        (header + "rules:\n  - lock: all\n    id:\n", false),
+        (header + "rules:\n  - lock: all\n    id: \"\"\n", false),
+        (header + "rules:\n  - lock: { section: }\n", false),
+        (header + "rules:\n  - lock: { tag: }\n", false),
+        (header + "rules:\n  - keep-order: { tag: }\n", false),
+        (header + "rules: []\nsection-rules:\n  - lock: { section: }\n", false),
+        (header + "rules: []\nsection-rules:\n  - pin: { section: 0 }\n    id:\n", false),
+        // A test's target: a position for a row move, an index for a section move.
+        (header + "rules: []\ntests:\n  - name: t\n    table: { sections: [ { rows: [a, b] } ] }\n    move: { from: [0, 0], to: [0, 1] }\n    expect: { decision: allowed, target: [0, 1] }\n", true),
+        (header + "rules: []\ntests:\n  - name: t\n    table: { sections: [ { rows: [a, b] } ] }\n    move: { from: [0, 0], to: [0, 1] }\n    expect: { decision: allowed, target: 1 }\n", false),
+        (header + "rules: []\ntests:\n  - name: t\n    table: { sections: [ { rows: [a] }, { rows: [] } ] }\n    section-move: { from: 0, to: 1 }\n    expect: { decision: allowed, target: 1 }\n", true),
+        (header + "rules: []\ntests:\n  - name: t\n    table: { sections: [ { rows: [a] }, { rows: [] } ] }\n    section-move: { from: 0, to: 1 }\n    expect: { decision: allowed, target: [0, 1] }\n", false),
+        (header + "rules:\n  - capacity: { section: 0, max: 3, rows: { kind: card } }\n", true),
+        (header + "rules:\n  - capacity: { section: 0, max: 3, rows: everything }\n", false),
     ]
     static let tables: [(String, Bool)] = [
         ("sections:\n  - { id: Doing, kind: bucket, tags: [a], attributes: { wip: 3 }, rows: [A, { id: B, kind: card, tags: [x] }] }\n", true),

@@ -47,7 +47,7 @@ struct RandomPolicies {
         case 0: return .all
         case 1: return .index(int(-3...3))
         case 2: return .id(pick(sectionIDs))
-        case 3, 4 where depth < 2: return .matching(sectionFilter())
+        case 3 where depth < 2, 4 where depth < 2: return .matching(sectionFilter())
         default:
             return .some((0..<int(0...3)).map { _ in
                 switch int(0...4) {

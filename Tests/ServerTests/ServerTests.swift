@@ -243,6 +243,44 @@ struct ServerTests {
         #expect(server.stop() == 0)
     }
 
+    @Test("a new file naming a served policy is refused and never takes the name over, whatever its file name",
+          arguments: ["a-new.yaml", "zdup.yaml"])
+    func newcomerCannotTakeOverAName(newcomer: String) throws {
+        let dir = try Build.scratchDirectory()
+        let source = try String(contentsOf: Build.packageRoot.appendingPathComponent("policies/status-list.yaml"), encoding: .utf8)
+        try source.write(to: dir.appendingPathComponent("status-list.yaml"), atomically: true, encoding: .utf8)
+        let server = try ServerProcess(["--policies", dir.path])
+        func served() throws -> String? {
+            let entries = try server.get("/v1/policies").json?["policies"] as? [[String: String]] ?? []
+            return entries.first { $0["name"] == "status-list" }?["file"]
+        }
+        #expect(try served()?.hasSuffix("/status-list.yaml") == true)
+        let body = #"{"table": {"sections": [{"rows": [{"id": "S", "kind": "status"}, "a", "b"]}]}, "moves": [{"from": [0, 2], "to": [0, 0]}]}"#
+        let before = try server.post("/v1/policies/status-list/check", json: body).text
+        #expect(before.contains("retargeted"))
+
+        try "reorder-policy: 1\nname: status-list\nrules: []\n".write(to: dir.appendingPathComponent(newcomer), atomically: true, encoding: .utf8)
+        #expect(try eventually(within: 2.5) { try server.get("/health").json?["status"] as? String == "degraded" })
+        // Several more polls: the name must stay with the file that had it.
+        usleep(1_600_000)
+        let health = try server.get("/health").json
+        let errors = health?["errors"] as? [[String: Any]] ?? []
+        #expect(errors.count == 1)
+        #expect(errors.first?["code"] as? String == "duplicate-policy-name")
+        #expect((errors.first?["file"] as? String)?.hasSuffix("/" + newcomer) == true)
+        #expect(try served()?.hasSuffix("/status-list.yaml") == true)
+        #expect(try server.post("/v1/policies/status-list/check", json: body).text == before)
+
+        // An edit of the original keeps the name with it too.
+        try (source + "\n# edited\n").write(to: dir.appendingPathComponent("status-list.yaml"), atomically: true, encoding: .utf8)
+        usleep(1_600_000)
+        #expect(try served()?.hasSuffix("/status-list.yaml") == true)
+        #expect(server.stop() == 0)
+        let log = server.standardError()
+        #expect(log.contains("its name is served from another file"))
+        #expect(!log.contains("the previous version stays served"))
+    }
+
     @Test("SIGTERM: requests in flight finish, every decision is in the log, exit 0")
     func gracefulShutdownFlushesLog() throws {
         let dir = try Build.scratchDirectory()

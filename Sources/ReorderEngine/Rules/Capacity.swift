@@ -2,6 +2,8 @@
 /// selected section `t` needs `n_t + 1 <= max`; a move out of a selected section `s` into
 /// another needs `n_s - 1 >= min`. Counts are taken before the move; moves within one
 /// section are never limited. A bound is a number or a section attribute (`{ attribute: wip }`).
+/// With `rows` (SPEC §12) a section's count is the rows `rows` selects, and only a moving row
+/// that `rows` selects is limited.
 public struct CapacityRule: Hashable, Sendable {
     /// The limited sections.
     public var section: SectionSelector
@@ -9,12 +11,15 @@ public struct CapacityRule: Hashable, Sendable {
     public var max: CapacityBound?
     /// The fewest rows a section may keep after a row leaves, if limited.
     public var min: CapacityBound?
+    /// The rows that are counted and limited (SPEC §12); nil: every row, as `all`.
+    public var rows: RowSelector?
 
     /// Creates the rule.
-    public init(section: SectionSelector, max: CapacityBound? = nil, min: CapacityBound? = nil) {
+    public init(section: SectionSelector, max: CapacityBound? = nil, min: CapacityBound? = nil, rows: RowSelector? = nil) {
         self.section = section
         self.max = max
         self.min = min
+        self.rows = rows
     }
 }
 
@@ -47,25 +52,26 @@ public enum CapacityBound: Hashable, Sendable, ExpressibleByIntegerLiteral, Cust
 
 extension RowRule.Kind {
     /// Moves into a selected section need room below `max`; moves out need `min` rows left.
-    public static func capacity(section: SectionSelector, max: CapacityBound?, min: CapacityBound?) -> Self {
-        Self(CapacityRule(section: section, max: max, min: min))
+    /// With `rows`, only the rows it selects are counted and limited (SPEC §12).
+    public static func capacity(section: SectionSelector, max: CapacityBound?, min: CapacityBound?, rows: RowSelector? = nil) -> Self {
+        Self(CapacityRule(section: section, max: max, min: min, rows: rows))
     }
 }
 
 extension CapacityRule: RowRuleKind {
     package static let keyword = "capacity"
-    package static let summary = "a move from another section into a selected section needs room below 'max'; a move out of one needs 'min' rows left"
+    package static let summary = "a move from another section into a selected section needs room below 'max'; a move out of one needs 'min' rows left; with 'rows', only those rows are counted and limited"
     package static let argumentSchema = ##"""
         {
           "type": "object", "additionalProperties": false, "required": ["section"],
           "anyOf": [ { "required": ["max"] }, { "required": ["min"] } ],
           "properties": { "section": { "$ref": "#/$defs/sectionSelector" }, "max": { "$ref": "#/$defs/capacityBound" },
-                          "min": { "$ref": "#/$defs/capacityBound" } }
+                          "min": { "$ref": "#/$defs/capacityBound" }, "rows": { "$ref": "#/$defs/rowSelector" } }
         }
         """##
 
     package static func decode<Reader: RuleArgumentReader>(_ argument: Reader.Node, _ reader: inout Reader) -> Self? {
-        guard let entries = reader.entries(argument, in: "'capacity'", known: ["section", "max", "min"]) else { return nil }
+        guard let entries = reader.entries(argument, in: "'capacity'", known: ["section", "max", "min", "rows"]) else { return nil }
         guard let sectionEntry = entries.entry("section") else {
             reader.report(.missingKey, "'capacity' needs 'section': the sections it limits", at: argument, help: nil)
             return nil
@@ -86,14 +92,20 @@ extension CapacityRule: RowRuleKind {
             min = reader.capacityBound(minEntry.value, "'min'")
             ok = ok && min != nil
         }
+        var rows: RowSelector? = nil
+        if let entry = entries.entry("rows") {
+            rows = reader.rowSelector(entry.value, for: "'rows'")
+            ok = ok && rows != nil
+        }
         guard let section, ok else { return nil }
-        return Self(section: section, max: max, min: min)
+        return Self(section: section, max: max, min: min, rows: rows)
     }
 
     package var argumentYAML: String {
         var entries = [("section", section.flowYAML)]
         if let max { entries.append(("max", max.description)) }
         if let min { entries.append(("min", min.description)) }
+        if let rows { entries.append(("rows", rows.flowYAML)) }
         return FlowYAML.mapping(entries)
     }
 
@@ -102,7 +114,7 @@ extension CapacityRule: RowRuleKind {
             if case .attribute(let name)? = bound { return name }
             return nil
         }
-        return RuleMentions(sections: [section], attributes: attributes)
+        return RuleMentions(sections: [section], rows: rows.map { [$0] } ?? [], attributes: attributes)
     }
 
     package func compile() throws(PolicyError) -> any CompiledRowRuleKind {
@@ -114,11 +126,13 @@ extension CapacityRule: RowRuleKind {
             default: break
             }
         }
-        return Compiled(rule: self)
+        try rows?.validate()
+        return Compiled(rule: self, rows: rows.map(CompiledRowSelector.init))
     }
 
     struct Compiled: CompiledRowRuleKind {
         let rule: CapacityRule
+        let rows: CompiledRowSelector?
 
         func bind(_ binder: inout RuleBinder) -> RuleEffects {
             let covered = binder.sections(rule.section)
@@ -132,7 +146,29 @@ extension CapacityRule: RowRuleKind {
                     return binder.table.sections.indices.map { covered[$0] ? binder.table.sections[$0].attributes[name] : nil }
                 }
             }
-            return RuleEffects(limits: SectionLimits(max: resolve(rule.max), min: resolve(rule.min)))
+            let q = rows.map { binder.query($0) }
+            return RuleEffects(limits: SectionLimits(
+                max: resolve(rule.max), min: resolve(rule.min), rows: q, counted: q.map { binder.selectedCounts($0) }))
+        }
+
+        /// What was counted: `4 rows`, or with `rows` `4 rows of kind card` (SPEC §12).
+        func counted(_ n: Int) -> Reason {
+            guard let rows = rule.rows else { return Reason.plural(n, "row") }
+            return "\(Reason.plural(n, "row")) \(Self.phrase(rows))"
+        }
+
+        /// `of kind card`, `tagged urgent`, `with id A or B`, else `matching { ... }`.
+        static func phrase(_ r: RowSelector) -> String {
+            if r.alternatives == nil, r.not == nil, r.section == nil, r.position == nil {
+                switch (r.ids, r.kinds, r.tags) {
+                case (nil, let kinds?, nil) where !kinds.isEmpty: return "of kind " + kinds.joined(separator: " or ")
+                case (nil, nil, let tags?) where !tags.isEmpty: return "tagged " + tags.joined(separator: " or ")
+                case (let ids?, nil, nil) where !ids.isEmpty: return "with id " + ids.joined(separator: " or ")
+                case (nil, nil, nil): return "of any kind"
+                default: break
+                }
+            }
+            return "matching \(r.flowYAML)"
         }
 
 
@@ -148,21 +184,25 @@ extension CapacityRule: RowRuleKind {
             if t == s { return .notApplicable("moves within one section are never limited") }
             let max = limits.max[t], min = limits.min[s]
             guard max != nil || min != nil else { return .notApplicable("limits neither \(c.sectionName(s)) nor \(c.sectionName(t))") }
+            if let q = limits.rows, let selector = rule.rows, !c.selects(q, c.from) {
+                return .notApplicable("counts only rows \(Self.phrase(selector)); \(c.row) is not one")
+            }
+            let what = rule.rows.map { " rows " + Self.phrase($0) } ?? ""
             var problems: [Reason] = [], fine: [Reason] = []
             if let max {
-                let after = c.count(t) + 1
+                let after = limits.count(t, rows: c.count(t)) + 1
                 if after > max {
-                    problems.append("moving \(c.row) to \(c.to) would put \(Reason.plural(after, "row")) in \(c.sectionName(t)), more than its max of \(max)\(attributeNote(rule.max))")
+                    problems.append("moving \(c.row) to \(c.to) would put \(counted(after)) in \(c.sectionName(t)), more than its max of \(max)\(attributeNote(rule.max))")
                 } else {
-                    fine.append("\(c.sectionName(t)) would hold \(after) of at most \(max)\(attributeNote(rule.max))")
+                    fine.append("\(c.sectionName(t)) would hold \(after) of at most \(max)\(what)\(attributeNote(rule.max))")
                 }
             }
             if let min {
-                let after = c.count(s) - 1
+                let after = limits.count(s, rows: c.count(s)) - 1
                 if after < min {
-                    problems.append("moving \(c.row) to \(c.to) would leave \(Reason.plural(after, "row")) in \(c.sectionName(s)), fewer than its min of \(min)\(attributeNote(rule.min))")
+                    problems.append("moving \(c.row) to \(c.to) would leave \(counted(after)) in \(c.sectionName(s)), fewer than its min of \(min)\(attributeNote(rule.min))")
                 } else {
-                    fine.append("\(c.sectionName(s)) would keep \(after) of at least \(min)\(attributeNote(rule.min))")
+                    fine.append("\(c.sectionName(s)) would keep \(after) of at least \(min)\(what)\(attributeNote(rule.min))")
                 }
             }
             return .applies(Reason.joined(problems.isEmpty ? fine : problems))
@@ -170,11 +210,14 @@ extension CapacityRule: RowRuleKind {
 
         func word(_ c: BlockCheck) -> Reason {
             guard let limits = c.effects.limits else { return "" }
-            if let max = limits.max[c.t], c.count(c.t) + c.m > max {
-                return "moving \(c.label) to \(c.to) would put \(Reason.plural(c.count(c.t) + c.m, "row")) in \(c.sectionName(c.t)), more than its max of \(max)\(attributeNote(rule.max))"
+            // With `rows`, only the block's rows that it selects count (LANGUAGE.md, "Choices").
+            let m = c.bound.countedRows(limits, c.move)
+            let inT = limits.count(c.t, rows: c.count(c.t)), inS = limits.count(c.s, rows: c.count(c.s))
+            if let max = limits.max[c.t], inT + m > max {
+                return "moving \(c.label) to \(c.to) would put \(counted(inT + m)) in \(c.sectionName(c.t)), more than its max of \(max)\(attributeNote(rule.max))"
             }
             if let min = limits.min[c.s] {
-                return "moving \(c.label) out of \(c.sectionName(c.s)) would leave \(Reason.plural(c.count(c.s) - c.m, "row")), fewer than its min of \(min)\(attributeNote(rule.min))"
+                return "moving \(c.label) out of \(c.sectionName(c.s)) would leave \(counted(inS - m)), fewer than its min of \(min)\(attributeNote(rule.min))"
             }
             return ""
         }

@@ -47,14 +47,39 @@ package struct HeldRows: Sendable {
 }
 
 /// Per-section bounds on a section's row count for moves between sections (nil: unbounded).
+/// With `rows` (SPEC §12) a section's count is the rows the query selects (`counted`), and
+/// only a moving row the query selects is limited: the limit is row-dependent, so the packed
+/// tables treat it as an admission (entry) and an exit guard, not as a per-section flag.
 package struct SectionLimits: Sendable {
     let max: [Int?]
     let min: [Int?]
+    /// The rows that are counted and limited; nil: every row (SPEC §2.2).
+    let rows: QueryID?
+    /// Per section, the rows `rows` selects (on the table before the move); nil with `rows` nil.
+    let counted: [Int]?
+
+    init(max: [Int?], min: [Int?], rows: QueryID? = nil, counted: [Int]? = nil) {
+        self.max = max
+        self.min = min
+        self.rows = rows
+        self.counted = counted
+    }
+
+    /// The count this limit reads for section `u`, whose row count is `n`.
+    @inline(__always)
+    func count(_ u: Int, rows n: Int) -> Int { counted?[u] ?? n }
 
     /// Whether section `u`, holding `count` rows, may take `m` more.
     func allowsEntry(_ u: Int, count: Int, adding m: Int) -> Bool { max[u].map { count + m <= $0 } ?? true }
     /// Whether section `u`, holding `count` rows, may give `m` away.
     func allowsExit(_ u: Int, count: Int, removing m: Int) -> Bool { min[u].map { count - m >= $0 } ?? true }
+
+    /// Whether `m` counted rows may move from section `s` to another section `t` (counts before
+    /// the move, taken with ``count(_:rows:)``). Moving no counted row is never limited.
+    func allowsMove(from s: Int, to t: Int, moving m: Int, counts: [Int]) -> Bool {
+        m == 0 || (allowsEntry(t, count: count(t, rows: counts[t]), adding: m)
+                   && allowsExit(s, count: count(s, rows: counts[s]), removing: m))
+    }
 }
 
 /// Who may enter the guarded sections from another section: rows selected by `rows` coming
@@ -63,6 +88,10 @@ package struct Admission: Sendable {
     let guarded: [Bool]
     let from: [Bool]
     let rows: QueryID
+    /// False for `accept` (only selected rows get in). True for the admissions the bound
+    /// policy derives from a `capacity` with `rows` (SPEC §12): the guarded sections are full,
+    /// so rows the query selects are refused and every other row gets in.
+    var refusesSelected = false
 }
 
 /// A row selector registered with the binder; ``BoundPolicy/query(_:_:_:)`` answers it in constant time.
@@ -173,6 +202,37 @@ package struct RuleBinder {
             queryAttributes.append([])
         }
         return id
+    }
+
+    /// Per section, how many rows the registered query `q` selects (SPEC §12's counts):
+    /// positional plans are counted without a look at the rows, the rest read the query's flags.
+    func selectedCounts(_ q: QueryID) -> [Int] {
+        let plan = queryPlans[q.index], selector = querySelectors[q.index]
+        let flags = queryAttributes[q.index]
+        var base = 0
+        var result = [Int]()
+        result.reserveCapacity(sectionCount)
+        for u in 0..<sectionCount {
+            let n = counts[u]
+            defer { base += n }
+            guard queryInSection[q.index * sectionCount + u] else {
+                result.append(0)
+                continue
+            }
+            let candidates: [Int]
+            switch plan.position {
+            case .any: candidates = []
+            case .first: candidates = Array(0..<Swift.min(plan.count, n))
+            case .last: candidates = Array(Swift.max(0, n - plan.count)..<n)
+            case .indices: candidates = (0..<n).filter { selector.matchesPosition($0, of: n).matches }
+            }
+            if plan.position == .any {
+                result.append(plan.filtersAttributes ? flags[base..<(base + n)].reduce(0) { $0 + ($1 ? 1 : 0) } : n)
+            } else {
+                result.append(plan.filtersAttributes ? candidates.reduce(0) { $0 + (flags[base + $1] ? 1 : 0) } : candidates.count)
+            }
+        }
+        return result
     }
 
     /// The rows `selector` selects, split by anchor: `anchor` when given, else `end` for rows

@@ -24,7 +24,7 @@ extension BoundPolicy {
             return false
         }
         if let limits = e.limits,
-           !(limits.allowsEntry(t, count: counts[t], adding: 1) && limits.allowsExit(s, count: counts[s], removing: 1)) {
+           !limits.allowsMove(from: s, to: t, moving: limits.rows.map { query($0, s, i) ? 1 : 0 } ?? 1, counts: counts) {
             return true
         }
         if let q = e.staying, query(q, s, i) { return true }
@@ -40,13 +40,18 @@ extension BoundPolicy {
             if let fixed = e.fixedOrder, fixed[s], !Self.keepsOrder(move, to: to) { return true }
             return false
         }
-        if let limits = e.limits,
-           !(limits.allowsEntry(t, count: counts[t], adding: m) && limits.allowsExit(s, count: counts[s], removing: m)) {
+        if let limits = e.limits, !limits.allowsMove(from: s, to: t, moving: countedRows(limits, move), counts: counts) {
             return true
         }
         if let q = e.staying, move.rows.contains(where: { query(q, s, $0) }) { return true }
         if let a = e.admission, a.guarded[t], !a.from[s] || move.rows.contains(where: { !query(a.rows, s, $0) }) { return true }
         return false
+    }
+
+    /// How many rows of the block `limits` counts (all of them without `rows`).
+    func countedRows(_ limits: SectionLimits, _ move: MultiRowMove) -> Int {
+        guard let q = limits.rows else { return move.rows.count }
+        return move.rows.reduce(0) { $0 + (query(q, move.section, $1) ? 1 : 0) }
     }
 
     /// A block moved within its section leaves the order as it was only when its rows are

@@ -117,7 +117,8 @@ public enum DiagnosticRenderer {
             out += "::\(command) \(properties)::\(escapeData(message))\n"
         }
         let files = report.documents.count
-        out += "checked \(files) policy file\(files == 1 ? "" : "s"): \(report.errors) error\(report.errors == 1 ? "" : "s"), \(report.warnings) warning\(report.warnings == 1 ? "" : "s")\n"
+        // A workflow command like every other line: stream readers take nothing else.
+        out += "::notice title=reorder-policy::checked \(files) policy file\(files == 1 ? "" : "s"): \(report.errors) error\(report.errors == 1 ? "" : "s"), \(report.warnings) warning\(report.warnings == 1 ? "" : "s")\n"
         return out
     }
 

@@ -173,8 +173,10 @@ package struct JSONWriter {
     }
 
     /// Closes a document's top-level list and writes its `"summary"` object, then the final brace.
-    package mutating func closeList(empty: Bool, summary counts: KeyValuePairs<StaticString, Int>) {
+    package mutating func closeList(empty: Bool, summary counts: KeyValuePairs<StaticString, Int>, between: ((inout JSONWriter) -> Void)? = nil) {
         raw(empty ? "],\n" : "\n  ],\n")
+        // Top-level fields that come after the list and before the summary.
+        between?(&self)
         raw("  \"summary\": {")
         for (n, (name, value)) in counts.enumerated() {
             if n > 0 { raw(", ") }

@@ -114,7 +114,15 @@ public enum TestRenderer {
         }
         w.closeList(empty: report.files.isEmpty, summary: [
             "files": report.files.count, "tests": report.total, "passed": report.passed, "failed": report.failed,
-        ])
+        ], between: { w in
+            // Paths that could not be read (exit status 2), as lint's JSON reports them.
+            w.raw("  \"diagnostics\": [")
+            for (n, d) in report.unreadable.enumerated() {
+                w.raw(n == 0 ? "\n    " : ",\n    ")
+                DiagnosticRenderer.diagnosticJSON(d, into: &w)
+            }
+            w.raw(report.unreadable.isEmpty ? "],\n" : "\n  ],\n")
+        })
         return w.text
     }
 

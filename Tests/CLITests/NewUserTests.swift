@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+/// What a new user trips on (issue 27): each test fails without its fix.
+@Suite struct NewUserTests {
+    @Test("test --format json on a missing file names it in its diagnostics, exit 2")
+    func testJSONReportsAMissingFile() throws {
+        let result = try CLI.run(["test", "--format", "json", "no/such/policy.yaml"])
+        #expect(result.status == 2)
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let diagnostics = json?["diagnostics"] as? [[String: Any]] ?? []
+        #expect(diagnostics.count == 1, "\(result.stdout)")
+        #expect(diagnostics.first?["code"] as? String == "unreadable")
+        #expect(diagnostics.first?["file"] as? String == "no/such/policy.yaml")
+        let fine = try CLI.run(["test", "--format", "json", "policies/kanban.yaml"])
+        #expect(fine.status == 0)
+        #expect(fine.stdout.contains("\"diagnostics\": [],"))
+    }
+}
+
+@Suite struct MovesFileRuleTests {
+    static let policy = ["--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml"]
+
+    func run(_ name: String, _ bytes: [UInt8]) throws -> (status: Int32, json: [String: Any]) {
+        let path = try CLI.scratch(name, "")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let result = try CLI.run(["check"] + Self.policy + ["--moves", path, "--format", "json"])
+        return (result.status, try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:])
+    }
+
+    @Test("an alias or a tagged item is invalid with its error, never decided; the rest are decided")
+    func refusedItemsAreInvalid() throws {
+        let move = "{from: [1, 2], to: [2, 0]}"
+        let (status, json) = try run("refused.yaml", Array("- \(move)\n- &a \(move)\n- !!map \(move)\n- \(move)\n".utf8))
+        #expect(status == 2)
+        let summary = json["summary"] as? [String: Int]
+        #expect(summary?["allowed"] == 2)
+        #expect(summary?["invalid"] == 2)
+        let results = json["results"] as? [[String: Any]] ?? []
+        #expect(results.map { $0["decision"] as? String } == ["allowed", "invalid", "invalid", "allowed"])
+        #expect((results[1]["error"] as? String)?.hasPrefix("yaml-alias at 2:3") == true)
+        #expect((results[2]["error"] as? String)?.hasPrefix("yaml-tag at 3:3") == true)
+    }
+
+    @Test("every item before the first unreadable byte is decided, the one it falls in is not")
+    func itemsBeforeInvalidUTF8AreDecided() throws {
+        var bytes = Array(String(repeating: "- {from: [1, 2], to: [2, 0]}\n", count: 50).utf8)
+        bytes += Array("- {from: [1, ".utf8) + [0xFF] + Array("2], to: [2, 0]}\n- {from: [1, 2], to: [2, 0]}\n".utf8)
+        let (status, json) = try run("utf8.yaml", bytes)
+        #expect(status == 2)
+        #expect((json["summary"] as? [String: Int])?["allowed"] == 50)
+        #expect((json["results"] as? [Any])?.count == 50)
+        let errors = json["errors"] as? [[String: Any]] ?? []
+        #expect(errors.first?["line"] as? Int == 51)
+        #expect((errors.first?["message"] as? String)?.contains("invalid UTF-8") == true)
+    }
+}
+
+@Suite struct StandardInputTests {
+    static let board = ["--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml"]
+
+    @Test("--moves - reads the moves from standard input")
+    func movesFromStandardInput() throws {
+        let result = try CLI.run(["check"] + Self.board + ["--moves", "-", "--format", "json"],
+                                 input: "- {from: [1, 2], to: [2, 0]}\n- {from: [0, 0], to: [1, 1]}\n")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect((json?["results"] as? [Any])?.count == 2, "\(result.stdout)\(result.stderr)")
+        #expect((json?["summary"] as? [String: Int])?["allowed"] == 1)
+    }
+
+    @Test("two inputs from standard input are a usage error; --help mentions '-'")
+    func standardInputOnce() throws {
+        let policy = try String(contentsOfFile: CLI.packageRoot.appendingPathComponent("policies/board.yaml").path, encoding: .utf8)
+        let both = try CLI.run(["check", "--policy", "-", "--table", "-", "--from", "0.0", "--to", "0.1"], input: policy)
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("standard input"))
+        let moves = try CLI.run(["check", "--policy", "-", "--table", "policies/tables/sprint.yaml", "--moves", "-"], input: policy)
+        #expect(moves.status == 2)
+        #expect(try CLI.run(["explain", "--policy", "-", "--table", "-", "--from", "0.0", "--to", "0.1"], input: policy).status == 2)
+        let help = try CLI.run(["check", "--help"]).stdout
+        #expect(help.contains("'-' reads standard input"))
+    }
+}
+
+@Suite struct ErrorTextTests {
+    @Test("a tab used for indentation says so, with its position and code")
+    func tabs() throws {
+        let path = try CLI.scratch("tab.yaml", "reorder-policy: 1\nname: t\nrules:\n\t- lock: all\n")
+        let result = try CLI.run(["lint", path])
+        #expect(result.stdout.contains("tab.yaml:4:1: error[yaml-syntax]: tabs cannot indent YAML"), "\(result.stdout)")
+    }
+
+    @Test("integers past 64 bits are too large, in a policy and on the command line")
+    func tooLarge() throws {
+        let path = try CLI.scratch("big.yaml", "reorder-policy: 1\nname: t\nrules:\n  - capacity: { section: 0, max: 99999999999999999999 }\n")
+        let lint = try CLI.run(["lint", path])
+        #expect(lint.stdout.contains("error[type-mismatch]: 'max' is too large"), "\(lint.stdout)")
+        let check = try CLI.run(["check", "--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml",
+                                 "--from", "0.99999999999999999999", "--to", "0.0"])
+        #expect(check.status == 2)
+        #expect(check.stderr.contains("is too large"), "\(check.stderr)")
+    }
+
+    @Test("a table passed as --policy gets a hint to use --table")
+    func tableAsPolicy() throws {
+        let result = try CLI.run(["check", "--policy", "policies/tables/sprint.yaml", "--table", "policies/tables/sprint.yaml",
+                                  "--from", "0.0", "--to", "0.1"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("pass tables with --table"), "\(result.stderr)")
+    }
+}
+
+@Suite struct StaleDocsTests {
+    @Test("the README's /health example counts the bundled policies")
+    func readmeCountsTheBundledPolicies() throws {
+        let readme = try String(contentsOfFile: CLI.packageRoot.appendingPathComponent("README.md").path, encoding: .utf8)
+        let bundled = try FileManager.default.contentsOfDirectory(atPath: CLI.packageRoot.appendingPathComponent("policies").path)
+            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.count
+        #expect(readme.contains("{\"status\": \"ok\", \"policies\": \(bundled)}"))
+    }
+}
+
+@Suite struct DockerfileTests {
+    @Test("the Dockerfile's build stage copies every top-level folder Package.swift names")
+    func copiesEveryPackageFolder() throws {
+        let root = CLI.packageRoot
+        let manifest = try String(contentsOfFile: root.appendingPathComponent("Package.swift").path, encoding: .utf8)
+        let dockerfile = try String(contentsOfFile: root.appendingPathComponent("Dockerfile").path, encoding: .utf8)
+        // Targets live in Sources/, Tests/ and Plugins/ by default, or under an explicit `path:`.
+        var needed: Set<String> = ["Sources", "Tests"]
+        if manifest.contains(".plugin(") { needed.insert("Plugins") }
+        for match in manifest.matches(of: /path: "([^"\/]+)/) { needed.insert(String(match.1)) }
+        for folder in needed where FileManager.default.fileExists(atPath: root.appendingPathComponent(folder).path) {
+            #expect(dockerfile.contains("COPY \(folder) ./\(folder)"), "the Dockerfile does not copy \(folder)/")
+        }
+    }
+}
