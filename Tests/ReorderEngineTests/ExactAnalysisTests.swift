@@ -86,15 +86,31 @@ import ReorderEngine
                     }
                 }
             }
-            for (r, _) in exact.selectsNothing {
+            for (r, what) in exact.selectsNothing {
                 claims += 1
                 for table in tables {
                     let bound = compiled.bind(table)
-                    if !bound.rowsHeld(byRule: r).isEmpty || !(bound.sectionsCovered(byRule: r) ?? []).isEmpty {
-                        // An accept whose `rows` selects nothing still guards its sections.
-                        if case .accept = policy.rules[r].kind.meaning, (bound.rowsSelected(byRule: r) ?? []).isEmpty { continue }
-                        Issue.record("rule \(r) selects something: \(policy)\n\(table)")
-                        return
+                    switch policy.rules[r].kind.meaning {
+                    case .accept where what == "its 'rows'":
+                        // An accept whose `rows` selects nothing refuses every entry: it still acts.
+                        continue
+                    case .capacity where what == "its 'rows'":
+                        // It counts and limits no row: it never refuses a move.
+                        for (s, section) in table.sections.enumerated() {
+                            for i in section.rows.indices {
+                                for (t, target) in table.sections.enumerated() where t != s {
+                                    for j in 0...target.rows.count where bound.brokenRules(from: Position(section: s, row: i), to: Position(section: t, row: j)).contains(r) {
+                                        Issue.record("capacity \(r) with empty rows refuses \(s).\(i)->\(t).\(j): \(policy)\n\(table)")
+                                        return
+                                    }
+                                }
+                            }
+                        }
+                    default:
+                        if !bound.rowsHeld(byRule: r).isEmpty || !(bound.sectionsCovered(byRule: r) ?? []).isEmpty {
+                            Issue.record("rule \(r) selects something (\(what)): \(policy)\n\(table)")
+                            return
+                        }
                     }
                 }
             }

@@ -40,7 +40,7 @@ extension AcceptRule {
 }
 
 extension CapacityRule {
-    package var meaning: RuleMeaning { .capacity(section: section, max: max, min: min, rows: nil) }
+    package var meaning: RuleMeaning { .capacity(section: section, max: max, min: min, rows: rows) }
 }
 
 extension KeepOrderRule {

@@ -34,7 +34,7 @@ extension BoundPolicy {
 
     /// Whether the effects `e` forbid the block `move` landing at `to` (its rows movable).
     func breaks(_ e: RuleEffects, block move: MultiRowMove, to: Position) -> Bool {
-        let s = move.section, t = to.section, m = move.rows.count
+        let s = move.section, t = to.section
         if let held = e.held, held.pins, shiftedHeldRow(held, move, to: to) != nil { return true }
         if t == s {
             if let fixed = e.fixedOrder, fixed[s], !Self.keepsOrder(move, to: to) { return true }
