@@ -4,7 +4,7 @@ import SpannedYAML
 /// move in, the policy's `lint` diagnostics and the `explain` result out. Pure, like
 /// ``DecisionService``: the server only moves bytes. Every step is the one the CLI takes —
 /// ``PolicyLoader`` with SPEC §4's limits, ``Linter/lint(_:strict:config:analysis:)`` with the
-/// analysis under its CPU budget, ``DecisionService/explainJSON(_:_:summary:event:)``.
+/// analysis under its CPU budget, `explainJSON`.
 public enum PlaygroundService {
     /// The file name diagnostics and rule locations carry for the playground's policy text.
     public static let policyFile = "playground.yaml"

@@ -32,7 +32,7 @@ public struct PolicyAnalyzer {
     }
 
     /// The default budget of `lint`'s enumeration per policy file, in budget units (each buys
-    /// ``tablesPerSecond`` tables; the name comes from when it was a time).
+    /// 4,000 tables; the name comes from when it was a time).
     public static let defaultBudget = 5.0
 
     /// Tables tried per unit of budget: about what one second of a debug build tries.
