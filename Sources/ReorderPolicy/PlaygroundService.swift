@@ -59,65 +59,7 @@ public enum PlaygroundService {
     /// Rows with neither kind nor tags are written as their id alone.
     public static func tableJSON(_ table: Table) -> String {
         var w = JSONWriter()
-        w.raw("{\"sections\": [")
-        for (n, section) in table.sections.enumerated() {
-            w.raw(n == 0 ? "\n  {" : ",\n  {")
-            if let id = section.id {
-                w.raw("\"id\": ")
-                w.string(id)
-                w.raw(", ")
-            }
-            if let kind = section.kind {
-                w.raw("\"kind\": ")
-                w.string(kind)
-                w.raw(", ")
-            }
-            if !section.tags.isEmpty {
-                w.raw("\"tags\": ")
-                strings(section.tags, into: &w)
-                w.raw(", ")
-            }
-            if !section.attributes.isEmpty {
-                w.raw("\"attributes\": {")
-                for (m, (key, value)) in section.attributes.sorted(by: { $0.key < $1.key }).enumerated() {
-                    if m > 0 { w.raw(", ") }
-                    w.string(key)
-                    w.raw(": ")
-                    w.int(value)
-                }
-                w.raw("}, ")
-            }
-            w.raw("\"rows\": [")
-            for (m, row) in section.rows.enumerated() {
-                if m > 0 { w.raw(", ") }
-                if row.kind == nil && row.tags.isEmpty {
-                    w.string(row.id)
-                    continue
-                }
-                w.raw("{\"id\": ")
-                w.string(row.id)
-                if let kind = row.kind {
-                    w.raw(", \"kind\": ")
-                    w.string(kind)
-                }
-                if !row.tags.isEmpty {
-                    w.raw(", \"tags\": ")
-                    strings(row.tags, into: &w)
-                }
-                w.raw("}")
-            }
-            w.raw("]}")
-        }
-        w.raw(table.sections.isEmpty ? "]}" : "\n]}")
+        TableText.json(table, into: &w)
         return w.text
-    }
-
-    private static func strings(_ list: [String], into w: inout JSONWriter) {
-        w.raw("[")
-        for (n, s) in list.enumerated() {
-            if n > 0 { w.raw(", ") }
-            w.string(s)
-        }
-        w.raw("]")
     }
 }
