@@ -55,28 +55,6 @@ enum AnalysisProofs {
         return false
     }
 
-    /// An accept whose `rows` or `from` names exactly the sections it guards: a row entering
-    /// one of those sections comes from another section, which that selector never selects
-    /// unless it shares the guarded section's id, kind or tags. The reason, or nil.
-    static func admitsOnlyItsOwn(_ rule: RowRule) -> String? {
-        guard let accept = rule.kind.argument as? AcceptRule, accept.section != .all else { return nil }
-        if accept.from == accept.section {
-            return "'from' names the same sections it guards, and a row moving within a section is not entering it"
-        }
-        if let section = accept.rows.section, section == accept.section {
-            return "its 'rows' must already be in the sections it guards, and a row entering one comes from another"
-        }
-        return nil
-    }
-
-    /// Whether an accept lets no row in from any other section, on every table: its `from`
-    /// or `rows` selects nothing, or names only the guarded sections.
-    static func isClosed(_ accept: AcceptRule) -> Bool {
-        if selectsNothing(accept.from) || selectsNothing(accept.rows) { return true }
-        if accept.section != .all && (accept.from == accept.section || accept.rows.section == accept.section) { return true }
-        return false
-    }
-
     // MARK: One rule's effects inside another's
 
     /// Why rule `r` can never change whether or where a row moves, given rule `o`; nil when

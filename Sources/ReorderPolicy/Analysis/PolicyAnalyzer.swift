@@ -89,9 +89,7 @@ public struct PolicyAnalyzer {
     /// What the enumeration learned about one rule.
     private struct RuleFacts {
         var displaced: Counterexample?
-        var letsRowsIn = false
         var refusedEntry: Counterexample?
-        var capacityExpectsTraffic = false
     }
 
     /// Runs every check; see ``analyze(_:bound:budget:progress:)`` for `budget` and `progress`.
@@ -127,9 +125,6 @@ public struct PolicyAnalyzer {
             let lockedRows: [[Position]] = rules.indices.map { index in
                 bound.holdsWithoutPinning(rule: index) ? bound.rowsHeld(byRule: index).map(\.position) : []
             }
-            for index in rules.indices where bound.limitsEntry(rule: index) {
-                facts[index].capacityExpectsTraffic = true
-            }
             // Conflicting anchors matter only where they refuse a move no other rule refuses.
             if anchors == nil, let pair = conflictingAnchors(bound), let move = Self.moveRefusedOnlyBy([pair.0, pair.1], bound, table) {
                 anchors = (pair, Counterexample(table: table, move: move))
@@ -147,9 +142,7 @@ public struct PolicyAnalyzer {
                             let valid = bound.isValid(from: from, to: to)
                             if t != s {
                                 for index in coveringRules[t] {
-                                    if valid {
-                                        facts[index].letsRowsIn = true
-                                    } else if facts[index].refusedEntry == nil {
+                                    if !valid && facts[index].refusedEntry == nil {
                                         facts[index].refusedEntry = Counterexample(table: table, move: .row(from: from, to: to))
                                     }
                                 }
@@ -344,13 +337,6 @@ public struct PolicyAnalyzer {
                  example: example, about: [a.id])
         }
         return Diagnostic.sorted(out)
-    }
-
-    /// CPU seconds this thread has used.
-    static func threadCPUSeconds() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     /// Why rule `index` is redundant on every table (AnalysisProofs), or nil.
