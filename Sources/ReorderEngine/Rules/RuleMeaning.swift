@@ -1,7 +1,7 @@
 /// A row rule's meaning in the terms of SPEC §2.2, §8 and §12, for the analysis
 /// (docs/ANALYSIS.md): which rows it holds, and which moves it refuses. Each rule kind states
 /// its own meaning beside its definition; the analysis switches over this closed enum.
-package enum RuleMeaning: Sendable {
+package enum RuleMeaning: Hashable, Sendable {
     /// The rows cannot be picked up; with `pins`, no move may change their anchored position
     /// (`anchor` nil: the default, decided row by row, SPEC §7).
     case hold(RowSelector, pins: Bool, anchor: Anchor?)
