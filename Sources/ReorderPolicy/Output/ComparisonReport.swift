@@ -210,12 +210,23 @@ public enum ComparisonReport {
                 for change in c.changes {
                     let what = "\(change.old.kind.rawValue) → \(change.new.kind.rawValue) on \(TableText.flow(change.table)), move \(DecisionText.move(change.move))"
                     var places: [(String, Int, Int, String)] = []
+                    // The new version's rules by id: a rule of the old version that the new one
+                    // still has (by id) is annotated where it now is.
+                    var newRules: [String: SourceLocation] = [:]
+                    if let policy = entry.policies?.new.policy {
+                        for meta in policy.rules.map(\.metadata) + policy.sectionRules.map(\.metadata) {
+                            if let l = meta.location { newRules[meta.id] = l }
+                        }
+                    }
                     for (side, d) in [("old", change.old), ("new", change.new)] {
                         for v in d.violations {
-                            // Rules of the new version are annotated where they are; the old
-                            // version's lines are not in the pull request's files.
-                            if side == "new", let l = v.location { places.append((l.file, l.line, l.column, "rule '\(v.rule)' (\(v.kind)) in the new policy")) }
-                            else { places.append((file, 1, 1, "rule '\(v.rule)' (\(v.kind)) of the old policy")) }
+                            let where_ = side == "new" ? v.location : newRules[v.rule]
+                            if let l = where_ {
+                                places.append((l.file, l.line, l.column, "rule '\(v.rule)' (\(v.kind)), \(side == "new" ? "in the new policy" : "as the old policy had it")"))
+                            } else {
+                                // Only the old version has the rule: its lines are not in the new file.
+                                places.append((file, 1, 1, "rule '\(v.rule)' (\(v.kind)) of the old policy, gone from the new one"))
+                            }
                         }
                     }
                     if places.isEmpty { places.append((file, 1, 1, "the policy's settings")) }

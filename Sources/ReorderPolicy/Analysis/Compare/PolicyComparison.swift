@@ -300,13 +300,31 @@ struct ChangeFinder {
     func sweep(_ table: Table, into best: inout [Key: PolicyComparison.Change], only: Key? = nil) {
         let old = policies[0].bind(table), new = policies[1].bind(table)
         let size = Self.size(table)
+        // The decision word and target come from `canMove` and `target` (the fast path); the
+        // full results (violations and reasons) only for moves that differ.
+        func word(_ movable: Bool, _ target: Destination, _ from: Destination, _ proposal: Destination) -> DecisionKind {
+            if !movable { return .denied }
+            if target == proposal { return .allowed }
+            return target == from ? .rejected : .retargeted
+        }
         func consider(_ move: Move) {
-            guard let a = try? old.decide(move), let b = try? new.decide(move) else { return }
-            guard a.kind != b.kind || a.target != b.target else { return }
-            let key = Key(old: a.kind, new: b.kind)
+            let a: (DecisionKind, Destination), b: (DecisionKind, Destination)
+            switch move {
+            case .row(let from, let to):
+                let ta = Destination.row(old.target(from: from, proposed: to)), tb = Destination.row(new.target(from: from, proposed: to))
+                a = (word(old.canMove(from), ta, .row(from), .row(to)), ta)
+                b = (word(new.canMove(from), tb, .row(from), .row(to)), tb)
+            case .section(let from, let to):
+                let ta = Destination.section(old.targetSection(from: from, proposed: to)), tb = Destination.section(new.targetSection(from: from, proposed: to))
+                a = (word(old.canMoveSection(from), ta, .section(from), .section(to)), ta)
+                b = (word(new.canMoveSection(from), tb, .section(from), .section(to)), tb)
+            }
+            guard a != b else { return }
+            let key = Key(old: a.0, new: b.0)
             if let only, key != only { return }
             if let kept = best[key], Self.size(kept.table) <= size { return }
-            best[key] = PolicyComparison.Change(table: table, move: move, old: a, new: b)
+            guard let x = try? old.decide(move), let y = try? new.decide(move) else { return }
+            best[key] = PolicyComparison.Change(table: table, move: move, old: x, new: y)
         }
         let sections = table.sections
         for s in sections.indices {
