@@ -31,6 +31,14 @@ struct Compare: ParsableCommand {
 
     @OptionGroup var colorOption: ColorOption
 
+    @Flag(name: .customLong("only-policies"),
+          help: "Skip files named here that declare no policy in either version, as directories do (for pre-commit).")
+    var onlyPolicies = false
+
+    @Flag(name: .customLong("exit-zero"),
+          help: "Exit 0 when policies differ (a report, not a gate: the pre-commit hook); errors still exit 2.")
+    var exitZero = false
+
     func validate() throws {
         if base == nil && paths.count != 2 {
             throw ValidationError("give two policy files (compare OLD NEW), or a git revision and paths (compare --base REV PATH...)")
@@ -43,10 +51,10 @@ struct Compare: ParsableCommand {
         var entries: [ComparedPolicy] = []
         if let base {
             let git = try GitRevision(base)
-            for pair in try git.pairs(below: paths.isEmpty ? ["."] : paths) {
+            for pair in try git.pairs(below: paths.isEmpty ? ["."] : paths, onlyPolicies: onlyPolicies) {
                 entries.append(try compare(old: pair.old, new: pair.new))
             }
-            if entries.isEmpty {
+            if entries.isEmpty && !onlyPolicies {
                 FileOutput.standardError("error: no policy files below \(paths.isEmpty ? "." : paths.joined(separator: " ")) at \(base) or now\n")
                 throw ExitCode(2)
             }
@@ -63,7 +71,8 @@ struct Compare: ParsableCommand {
         for entry in entries where entry.undecided {
             FileOutput.standardError("error: \(entry.label): the comparison ran out of its work budget before an answer; no claim either way\n")
         }
-        throw ExitCode(ComparisonReport.exitStatus(entries))
+        let status = ComparisonReport.exitStatus(entries)
+        throw ExitCode(exitZero && status == 1 ? 0 : status)
     }
 
     private func load(path: String) throws -> PolicyDocument {
@@ -97,10 +106,14 @@ struct Compare: ParsableCommand {
 /// The policy files of the working tree and of a git revision, paired by path.
 struct GitRevision {
     let revision: String
+    /// True for `HEAD` in a repository with no commit yet: every policy is new.
+    let unborn: Bool
 
     init(_ revision: String) throws {
         self.revision = revision
-        guard let (status, _) = Self.git(["rev-parse", "--verify", "--quiet", revision + "^{commit}"]), status == 0 else {
+        let exists = Self.git(["rev-parse", "--verify", "--quiet", revision + "^{commit}"])?.0 == 0
+        unborn = !exists && revision == "HEAD" && Self.git(["rev-parse", "--git-dir"])?.0 == 0
+        guard exists || unborn else {
             FileOutput.standardError("error: '\(revision)' is not a git revision here (compare --base needs a git repository)\n")
             throw ExitCode(2)
         }
@@ -122,7 +135,7 @@ struct GitRevision {
 
     /// For each path: a file is compared with its old version; a directory's `*.yaml`/`*.yml`
     /// files (now and at the revision) that declare a policy in either version are paired.
-    func pairs(below paths: [String]) throws -> [(old: PolicyDocument?, new: PolicyDocument?)] {
+    func pairs(below paths: [String], onlyPolicies: Bool = false) throws -> [(old: PolicyDocument?, new: PolicyDocument?)] {
         var out: [(PolicyDocument?, PolicyDocument?)] = []
         var seen = Set<String>()
         for path in paths {
@@ -134,7 +147,12 @@ struct GitRevision {
             } else {
                 if exists { names = Linter.walk(path).files.map(Self.normalized) }
                 // Files at the revision below the path (relative to the current directory).
-                if let (status, data) = Self.git(["ls-tree", "-r", "--name-only", revision, "--", path]), status == 0 {
+                if unborn {
+                    if !exists {
+                        FileOutput.standardError("error: \(path): no such file or directory\n")
+                        throw ExitCode(2)
+                    }
+                } else if let (status, data) = Self.git(["ls-tree", "-r", "--name-only", revision, "--", path]), status == 0 {
                     for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
                         let name = String(line)
                         if name.hasSuffix(".yaml") || name.hasSuffix(".yml") { names.append(name) }
@@ -147,7 +165,7 @@ struct GitRevision {
             for name in names.map(Self.normalized).sorted() where seen.insert(name).inserted {
                 let now = FileManager.default.fileExists(atPath: name) ? try load(name) : nil
                 let then = oldVersion(name)
-                let explicit = names.count == 1 && !(isDirectory.boolValue)
+                let explicit = names.count == 1 && !(isDirectory.boolValue) && !onlyPolicies
                 // Directories skip files that are not policies in either version (as lint does).
                 if !explicit && !(now?.declaresPolicy ?? false) && !(then?.declaresPolicy ?? false) { continue }
                 if now == nil && then == nil { continue }
@@ -172,6 +190,7 @@ struct GitRevision {
 
     /// The file's text at the revision, loaded under the name `REV:path`; nil when it did not exist.
     private func oldVersion(_ path: String) -> PolicyDocument? {
+        if unborn { return nil }
         let spec = path.hasPrefix("/") ? path : "./" + path
         guard let (status, data) = Self.git(["show", "\(revision):\(spec)"]), status == 0 else { return nil }
         return PolicyLoader.load(SourceFile(path: "\(revision):\(path)", bytes: Array(data)))

@@ -44,4 +44,22 @@ struct PreCommitTests {
         #expect(fmt.0 == 1, "\(fmt.1)")
         #expect(fmt.1.contains("+  - pin: { first: 1 }"), "\(fmt.1)")
     }
+
+    /// The optional compare hook reports what the staged edit changes in decisions and does
+    /// not block the commit; other YAML is skipped.
+    @Test func theCompareHookReportsWithoutBlocking() throws {
+        let root = try Self.repository([
+            "policies/status.yaml": "reorder-policy: 1\nname: status\nrules:\n  - pin: { first: 1 }\n    id: status-row\n",
+            "ci.yml": "on: push\n",
+        ])
+        #expect(try Self.run(["git", "commit", "-qm", "policies"], in: root).0 == 0)
+        try "reorder-policy: 1\nname: status\nrules:\n  - pin: { first: 2 }\n    id: status-row\n"
+            .write(to: root.appendingPathComponent("policies/status.yaml"), atomically: true, encoding: .utf8)
+        try "on: [push]\n".write(to: root.appendingPathComponent("ci.yml"), atomically: true, encoding: .utf8)
+        #expect(try Self.run(["git", "add", "."], in: root).0 == 0)
+        let (status, output) = try Self.run(["pre-commit", "try-repo", CLI.packageRoot.path, "reorder-policy-compare"], in: root)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("policies/status.yaml: changes decisions") && output.contains("allowed → denied"), "\(output)")
+        #expect(!output.contains("ci.yml"), "\(output)")
+    }
 }
