@@ -28,7 +28,7 @@ import ReorderEngine
     @Test(arguments: 0..<4)
     func universalClaimsHoldOnEveryTableTried(chunk: Int) throws {
         var gen = RandomPolicies(seed: 0xE4AC7 + UInt64(chunk))
-        var claims = 0
+        var claims = 0, frozenClaims = 0
         for n in 0..<60 {
             var policy = gen.policy()
             // Plant rules that are often dead: a copy of a rule, or a rule inside another.
@@ -36,8 +36,15 @@ import ReorderEngine
                 let copy = gen.pick(policy.rules)
                 policy.rules.insert(RowRule(copy.kind, metadata: RuleMetadata(id: "copy-\(n)")), at: gen.int(0...policy.rules.count))
             }
+            // Plant rows frozen between pins (SPEC §10.4), in random words.
+            if gen.chance(0.2) {
+                let pins = RowSelector(position: .indices([gen.int(-3...0), gen.int(1...3), gen.int(-3...3)]))
+                policy.rules.append(RowRule(.pin(gen.chance(0.5) ? pins : .anyOf([pins, RowSelector(position: .first(1))]), anchor: nil), metadata: RuleMetadata(id: "frozen-\(n)")))
+                policy.rules.append(RowRule(.keepInSection(gen.chance(0.5) ? .all : gen.rowSelector()), metadata: RuleMetadata(id: "stay-\(n)")))
+            }
             let compiled = try CompiledPolicy(policy)
             let exact = ExactAnalysis(policy, compiled)
+            frozenClaims += exact.frozen.count
             let tables = Self.tables(&gen, 120)
             for r in exact.dead {
                 claims += 1
@@ -86,6 +93,28 @@ import ReorderEngine
                     }
                 }
             }
+            for f in exact.frozen {
+                claims += 1
+                for table in tables {
+                    let bound = compiled.bind(table)
+                    for (s, section) in table.sections.enumerated() {
+                        let site = SectionSite(section: section, index: s, count: table.sections.count)
+                        if let selector = f.section, !site.selected(by: selector) { continue }
+                        let n = section.rows.count
+                        let i = f.fromEnd ? n - 1 - f.index : f.index
+                        guard i >= 0, i < n, bound.canMove(Position(section: s, row: i)) else { continue }
+                        let from = Position(section: s, row: i)
+                        for (t, target) in table.sections.enumerated() {
+                            for j in 0..<(target.rows.count + (t == s ? 0 : 1)) where Position(section: t, row: j) != from {
+                                if bound.isValid(from: from, to: Position(section: t, row: j)) {
+                                    Issue.record("frozen \(f.fromEnd ? "-" : "")\(f.index) moves \(from)->\(t).\(j): \(policy)\n\(table)")
+                                    return
+                                }
+                            }
+                        }
+                    }
+                }
+            }
             for (r, what) in exact.selectsNothing {
                 claims += 1
                 for table in tables {
@@ -116,6 +145,7 @@ import ReorderEngine
             }
         }
         #expect(claims > 10, "the random policies made too few claims to test (\(claims))")
+        #expect(frozenClaims > 0, "no frozen row position among the random policies")
     }
 
     /// The issue's smallest false claim: cards moving among two columns are admitted.

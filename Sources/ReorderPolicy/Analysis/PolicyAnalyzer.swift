@@ -312,21 +312,15 @@ public struct PolicyAnalyzer {
                      help: "remove one of the two")
             }
         }
-        // Rows frozen between pins: proved from the pinned positions.
-        for frozen in AnalysisProofs.frozenRows(policy) {
-            let meta = rules[frozen.rule].metadata
-            let which = frozen.fromEnd ? "the row \(frozen.index) from the end" : "the row at index \(frozen.index)"
-            let around = frozen.other.map { frozen.fromEnd ? "rows pinned \($0) and \(frozen.index + 1) from the end" : "rows pinned at \($0) and \(frozen.index + 1)" }
-                ?? (frozen.fromEnd ? "the end and the row pinned 1 from the end" : "the start and the row pinned at 1")
-            // One section, long enough: the frozen row dropped at the far end of its section.
-            let n = frozen.rows + 1
-            let i = frozen.fromEnd ? n - 1 - frozen.index : frozen.index
-            let to = frozen.fromEnd ? 0 : n - 1
-            var table = Table(sections: [Section(rows: Array(repeating: Row(id: enumerator.plainID), count: n))])
-            if case .some(let refs)? = frozen.section, case .id(let id)? = refs.first { table.sections[0].id = id }
-            warn(.stuckRow, "\(which) can never change place within its section: \(around) hold both its neighbours", meta,
-                 help: "if the row is meant to stay, pin it too; otherwise leave a gap of two rows between the pins",
-                 example: Counterexample(table: table, move: .row(from: Position(section: 0, row: i), to: Position(section: 0, row: to))))
+        // Frozen row positions (SPEC §10.4), decided by the exact search: a row there can be
+        // picked up on some table, and on no table can it move anywhere.
+        for f in exact.frozen {
+            let meta = rules[f.rule].metadata
+            let which = f.fromEnd ? (f.index == 0 ? "the last row" : "the row \(f.index) from the end") : "the row at index \(f.index)"
+            let sections = f.sectionRule.map { " of the sections '\(rules[$0].metadata.id)' names" } ?? " of every section"
+            warn(.stuckRow, "\(which)\(sections) can never move: no rule holds it, yet on every table every move of it is refused", meta,
+                 help: "if the row is meant to stay, pin it too; otherwise loosen '\(meta.id)' (without it the row could move)",
+                 example: Counterexample(table: f.witness.table, move: .row(from: f.witness.from, to: f.witness.to)))
         }
         if let (pair, example) = anchors {
             // Reported only with a move that they alone refuse: where other rules (keep-in-section)

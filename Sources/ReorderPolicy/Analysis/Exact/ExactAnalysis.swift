@@ -12,6 +12,22 @@ struct ExactAnalysis {
     var admitsNothing: [Int] = []
     /// Whether some question went unanswered (budget or an unconfirmed candidate).
     var incomplete = false
+    /// Row positions from which no row ever moves (SPEC §10.4).
+    var frozen: [Frozen] = []
+
+    /// A frozen row position: the row `index` from the start (or the end) of its section, in
+    /// the sections `section` selects (nil: every section). On some table a row there can be
+    /// picked up (`witness`), and on no table can such a row move anywhere; `rule` is the last
+    /// rule without which it could.
+    struct Frozen {
+        var index: Int
+        var fromEnd: Bool
+        var section: SectionSelector?
+        /// The rule whose selector names those sections.
+        var sectionRule: Int?
+        var rule: Int
+        var witness: MoveWitness
+    }
 
     /// The default work budget per policy (constraint evaluations and programme steps).
     static let defaultWork = 40_000_000
@@ -84,6 +100,62 @@ struct ExactAnalysis {
             if unknown { incomplete = true } else if !alive {
                 dead.append(r)
                 all.remove(r)
+            }
+        }
+        findFrozen(&search, rules, all: all, holders: holders)
+    }
+
+    /// SPEC §10.4: for each place a selector can tell apart (index k < C from either end), in
+    /// every section or in the sections a pin or reserve names: a row there that no rule holds
+    /// exists on some table, and no such row on any table has a valid move.
+    private mutating func findFrozen(_ search: inout MoveSearch, _ rules: [AnalysedRule], all: Set<Int>, holders: Set<Int>) {
+        var classes: [SectionSelector?] = [nil], namedBy: [Int?] = [nil]
+        for (r, rule) in rules.enumerated() where all.contains(r) {
+            var named: SectionSelector? = nil
+            switch rule.meaning {
+            case .hold(let rows, pins: true, _) where rows.alternatives == nil: named = rows.section
+            case .reserve(_, _, let sections): named = sections
+            default: break
+            }
+            if let named, named != .all, !classes.contains(named) {
+                classes.append(named)
+                namedBy.append(r)
+            }
+        }
+        for fromEnd in [false, true] {
+            for k in 0..<search.vocabulary.rowConstant {
+                for (section, sectionRule) in zip(classes, namedBy) {
+                    var q = MoveQuery()
+                    q.mustNotHold = holders
+                    q.source = fromEnd ? { i, n in n - 1 - i == k } : { i, _ in i == k }
+                    q.sourceSection = section.map { s in { $0.selected(by: s) } }
+                    let witness: MoveWitness
+                    switch search.findRow(q) {
+                    case .found(let w): witness = w
+                    case .unknown: incomplete = true; continue
+                    case .none: continue
+                    }
+                    var move = q
+                    move.mustNotBreak = all
+                    switch search.findMove(move) {
+                    case .found: continue
+                    case .unknown: incomplete = true; continue
+                    case .none: break
+                    }
+                    // The cause: the last pin (else the last rule) without which a row there
+                    // could move.
+                    var freeing: [Int] = []
+                    for r in all.sorted() where !rules[r].holds || rules[r].pins {
+                        var without = move
+                        without.mustNotBreak.remove(r)
+                        if case .found = search.findMove(without) { freeing.append(r) }
+                    }
+                    let pinning = all.sorted().filter { rules[$0].pins }
+                    guard let rule = freeing.last(where: { rules[$0].pins }) ?? freeing.last ?? pinning.last else { continue }
+                    frozen.append(Frozen(index: k, fromEnd: fromEnd, section: section, sectionRule: sectionRule, rule: rule, witness: witness))
+                    // Frozen in every section: the narrower classes say nothing more.
+                    if section == nil { break }
+                }
             }
         }
     }

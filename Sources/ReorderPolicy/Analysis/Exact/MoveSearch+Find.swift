@@ -70,6 +70,7 @@ extension MoveSearch {
             let sSites = distinctSections(g.s, g.count)
             var tSitesCache: [SectionSite]? = nil
             for sSite in sSites {
+                if let sourceSection = q.sourceSection, !sourceSection(sSite) { continue }
                 let tSites: [SectionSite]
                 if cross {
                     if tSitesCache == nil { tSitesCache = distinctSections(g.t, g.count) }
@@ -307,15 +308,23 @@ extension MoveSearch {
 
     /// A row that the rules in `mustHold` hold and those in `mustNotHold` do not, on some table.
     mutating func findHeldRow(mustHold: Set<Int>, mustNotHold: Set<Int>) -> SearchResult {
-        guard sectionsComplete else { return .unknown }
         var q = MoveQuery()
         q.mustHold = mustHold
         q.mustNotHold = mustNotHold
+        return findRow(q)
+    }
+
+    /// A row that meets the query's hold conditions, its `source` place and `sourceSection`,
+    /// on some table; the witness moves it to the other end of its section.
+    mutating func findRow(_ q: MoveQuery) -> SearchResult {
+        guard sectionsComplete else { return .unknown }
         for g in geometries(cross: false) {
             for site in distinctSections(g.s, g.count) {
+                if let sourceSection = q.sourceSection, !sourceSection(site) { continue }
                 for shape in shapes(x: true, slot: false) {
                     if exhausted { return .unknown }
                     guard let xk = shape.firstIndex(of: .x) else { continue }
+                    if let source = q.source, !source(xk, shape.count) { continue }
                     let xSite = RowSite(section: site, k: xk, n: shape.count)
                     guard let x = solver.solve(movingRowConstraints(q, xSite, site, cross: false)) else { continue }
                     var table = Table(sections: (0..<g.count).map { _ in Section(rows: []) })
@@ -325,8 +334,9 @@ extension MoveSearch {
                     let p = Position(section: site.index, row: xk)
                     // Moved to the other end of its section (or kept in place when alone).
                     let to = Position(section: site.index, row: shape.count > 1 ? (xk == 0 ? shape.count - 1 : 0) : xk)
-                    var check = q
-                    check.crossSection = nil
+                    var check = MoveQuery()
+                    check.mustHold = q.mustHold
+                    check.mustNotHold = q.mustNotHold
                     if reproduces(check, table, p, to) { return .found(MoveWitness(table: table, from: p, to: to)) }
                     return .unknown
                 }

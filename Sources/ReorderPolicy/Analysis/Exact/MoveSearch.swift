@@ -37,6 +37,8 @@ struct MoveQuery {
     var destination: ((SectionSite) -> Bool)? = nil
     /// A condition on the moving row's place (its index among `n`), if any.
     var source: ((_ k: Int, _ n: Int) -> Bool)? = nil
+    /// A condition on the source section, if any.
+    var sourceSection: ((SectionSite) -> Bool)? = nil
 }
 
 /// A table and a row move found by the search.
