@@ -6,7 +6,9 @@ struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check policy files for errors and warnings.",
         discussion: """
-            Directories are searched for *.yaml and *.yml; files there without a 'reorder-policy' key are skipped. \
+            With no path, the current directory is linted. Directories are searched for *.yaml and *.yml; \
+            files there without a 'reorder-policy' key are skipped, and so are hidden folders (.git, .build, \
+            .build-venv, .swiftpm: any name starting with '.') below the directory given. \
             '-' reads one policy from standard input.
 
             Exit status: 0 when there are no errors (warnings allowed; --strict makes them errors), \
@@ -16,8 +18,8 @@ struct Lint: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, sarif, github }
 
-    @Argument(help: "Policy files or directories.")
-    var paths: [String]
+    @Argument(help: "Policy files or directories (default: the current directory).")
+    var paths: [String] = []
 
     @Option(help: "Output format: text, json, sarif or github (default: the configuration's format.lint, else text).")
     var format: Format?
@@ -60,7 +62,7 @@ struct Lint: ParsableCommand {
         let analyse = !noAnalysis && (config?.analysisEnabled ?? true)
         let budget = analysisBudget.flatMap(ProjectConfig.seconds) ?? config?.analysisBudget ?? PolicyAnalyzer.defaultBudget
         let progress = ProgressLine()
-        let report = Linter.lint(paths, strict: strict, config: config, onlyPolicies: onlyPolicies, analysis: analyse ? { document in
+        let report = Linter.lint(paths.isEmpty ? ["."] : paths, strict: strict, config: config, onlyPolicies: onlyPolicies, analysis: analyse ? { document in
             defer { progress.clear() }
             return PolicyAnalyzer.analyze(document, bound: bound, budget: budget) { progress.show("analysing \(document.source.path): \($0) tables") }
         } : nil)
