@@ -9,7 +9,9 @@ struct Lint: ParsableCommand {
             With no path, the current directory is linted. Directories are searched for *.yaml and *.yml; \
             files there without a 'reorder-policy' key are skipped, and so are hidden folders (.git, .build, \
             .build-venv, .swiftpm: any name starting with '.') below the directory given. \
-            '-' reads one policy from standard input.
+            '-' reads one policy from standard input. --sarif-output FILE writes a SARIF log as well as the \
+            --format output (for CI: '--format github --sarif-output lint.sarif' annotates and feeds code scanning \
+            from one run).
 
             Exit status: 0 when there are no errors (warnings allowed; --strict makes them errors), \
             1 for findings, 2 for usage errors and unreadable paths (also a directory with no policy files).
@@ -23,6 +25,10 @@ struct Lint: ParsableCommand {
 
     @Option(help: "Output format: text, json, sarif or github (default: the configuration's format.lint, else text).")
     var format: Format?
+
+    @Option(name: .customLong("sarif-output"),
+            help: ArgumentHelp("Also write the SARIF log to FILE, while standard output gets the --format output: one run (one analysis) gives both annotations and a code-scanning file.", valueName: "file"))
+    var sarifOutput: String?
 
     @OptionGroup var colorOption: ColorOption
 
@@ -71,6 +77,11 @@ struct Lint: ParsableCommand {
         case .json: FileOutput.standardOutput(DiagnosticRenderer.lintJSON(report))
         case .sarif: FileOutput.standardOutput(DiagnosticRenderer.sarif(report, toolVersion: ReorderPolicyCommand.version))
         case .github: FileOutput.standardOutput(DiagnosticRenderer.github(report))
+        }
+        if let sarifOutput,
+           let failure = FileOutput.writeFile(sarifOutput, DiagnosticRenderer.sarif(report, toolVersion: ReorderPolicyCommand.version)) {
+            FileOutput.standardError("error: \(failure)\n")
+            throw ExitCode(2)
         }
         throw ExitCode(report.exitStatus)
     }
