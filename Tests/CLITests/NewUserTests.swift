@@ -184,3 +184,21 @@ import Testing
         #expect(result.stderr.contains("1 file: 0 would reformat"), "\(result.stderr)")
     }
 }
+
+@Suite struct BlockReasonTests {
+    static let policy = "reorder-policy: 1\nname: colors\nrules:\n  - pin: { id: Red }\n    id: status-row\n"
+    static let table = "sections:\n  - id: Colors\n    rows: [Green, Red, Blue, Cyan]\n"
+
+    @Test("an offset move's reasons name the rows by id and say where the whole block would land")
+    func reasonsNameRowsAndTheLanding() throws {
+        let root = try CLI.tree(["p.yaml": Self.policy, "t.yaml": Self.table,
+                                 "m.yaml": "- { from-offsets: [0, 2], to-offset: 0, section: 0 }\n- { from-offsets: [2, 3], to-offset: 0, section: 0 }\n"])
+        let text = try CLI.run(["check", "--policy", "p.yaml", "--table", "t.yaml", "--moves", "m.yaml"], in: root).stdout
+        // Rows 0 and 2 gathered at the top: 0.0 alone is Green's own position and read as no move.
+        #expect(text.contains("moving \"Green\" and \"Blue\" to 0.0–0.1 would shift pinned row \"Red\" from 0.1 to 0.2"), "\(text)")
+        #expect(text.contains("moving \"Blue\" and \"Cyan\" to 0.0–0.1 would shift pinned row \"Red\" from 0.1 to 0.3"), "\(text)")
+        #expect(!text.contains("to 0.0 would"), "\(text)")
+        let json = try CLI.run(["check", "--policy", "p.yaml", "--table", "t.yaml", "--moves", "m.yaml", "--format", "json"], in: root).stdout
+        #expect(json.contains("\"reason\": \"moving \\\"Green\\\" and \\\"Blue\\\" to 0.0–0.1 would shift pinned row \\\"Red\\\" from 0.1 to 0.2\""), "\(json)")
+    }
+}
