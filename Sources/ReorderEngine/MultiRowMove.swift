@@ -16,8 +16,9 @@ public struct MultiRowMove: Hashable, Sendable {
         self.to = to
     }
 
-    /// The source position: where the block's first row is now. A target equal to it means
-    /// "no move".
+    /// The source position: where the block's first row is now. For adjacent rows a target
+    /// equal to it moves nothing; rows that were apart (`[0, 2]`) still gather there, so only
+    /// the decision's kind (`rejected`, `denied`) says that nothing moves.
     public var source: Position { Position(section: section, row: rows.first ?? 0) }
 }
 
@@ -27,7 +28,9 @@ public struct MultiRowDecision: Hashable, Sendable {
     public var move: MultiRowMove
     /// The outcome.
     public var kind: DecisionKind
-    /// Where the block's first row ends up; the source when nothing moves.
+    /// Where the block's first row ends up (the block takes `target` and the `rows.count - 1`
+    /// rows after it); the source when nothing moves (`rejected`, `denied`). An allowed block of
+    /// rows that were apart may land at the source too: it gathers there.
     public var target: Position
     /// Rules that hold a moving row (`denied`), or that the proposal breaks, naming each refused row.
     public var violations: [Violation]

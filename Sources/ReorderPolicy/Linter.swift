@@ -33,7 +33,8 @@ public struct LintReport: Sendable {
 
 /// `lint`: loads every policy below the given paths and collects their diagnostics.
 public enum Linter {
-    /// Lints `paths`. Directories are walked for `*.yaml` / `*.yml`; files there without a
+    /// Lints `paths`. Directories are walked for `*.yaml` / `*.yml` (hidden folders below them
+    /// skipped, see ``walk(_:skipping:)``); files there without a
     /// `reorder-policy` key (tables, moves) are skipped, and so are files the `config`'s
     /// include/exclude globs leave out (a file named in `paths` is always taken). The config's
     /// severities apply to the warnings; with `strict`, the warnings left become errors.
@@ -109,7 +110,8 @@ public enum Linter {
         return document
     }
 
-    /// Every `*.yaml` / `*.yml` file below `directory`, sorted, as paths joined onto `directory`.
+    /// Every `*.yaml` / `*.yml` file below `directory` (hidden folders skipped, as
+    /// ``walk(_:skipping:)`` does), sorted, as paths joined onto `directory`.
     public static func policyFiles(under directory: String) -> [String] {
         walk(directory).files
     }
@@ -117,7 +119,11 @@ public enum Linter {
     /// The `*.yaml` / `*.yml` files below `directory` (sorted), and a diagnostic for each
     /// directory that cannot be listed. Symbolic links are followed once (a loop is not
     /// walked twice); what the files are (FIFOs, devices) is judged when they are read.
-    /// Directories for which `skipping` is true are not entered (a config's excludes).
+    /// Directories for which `skipping` is true are not entered (a config's excludes), nor are
+    /// hidden folders below `directory` — names starting with `.`: `.git`, `.build`,
+    /// `.build-venv`, `.swiftpm`, as SwiftLint skips them — so `lint .` in a package never
+    /// reads a build folder's checkouts. `directory` itself is walked even when hidden: a
+    /// folder named on the command line is always taken.
     public static func walk(_ directory: String, skipping: (String) -> Bool = { _ in false }) -> (files: [String], problems: [Diagnostic]) {
         var files: [String] = [], problems: [Diagnostic] = []
         var seen = Set<[UInt64]>()
@@ -143,7 +149,7 @@ public enum Linter {
                     continue
                 }
                 if entry.st_mode & S_IFMT == S_IFDIR {
-                    if !skipping(full) { pending.append(full) }
+                    if !name.hasPrefix("."), !skipping(full) { pending.append(full) }
                 } else if name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
                     files.append(full)
                 }

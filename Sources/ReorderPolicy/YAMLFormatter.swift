@@ -16,6 +16,15 @@ extension DiagnosticCode {
 /// `-`, flow collections written `{ a: 1, b: [x, y] }`, no trailing spaces, at most one blank
 /// line in a row, no `---`/`...` markers, one newline at the end.
 ///
+/// Trailing comments line up as gofmt lines them up. A run of two or more consecutive output
+/// lines that each end in a trailing comment has its comments start at one column: the column
+/// the author used, when every comment of the run stood at that one column in the input and it
+/// still leaves a space after the run's longest code; otherwise one space after the run's
+/// longest code. A blank line, a comment on its own line or a line without a comment ends a
+/// run; a lone trailing comment follows its code after one space. Columns count characters.
+/// Formatting the result again finds the comments of each run at one column that clears the
+/// code, so it keeps them there: `fmt` stays idempotent.
+///
 /// Every result is checked before it is returned: it must parse to the same tree (every
 /// scalar's text and style) with the same comments, else the file is reported
 /// `format-unsafe` and left alone. The formatter never changes what a file means.
@@ -147,6 +156,8 @@ struct Comments {
         let text: String
         /// Whether code stands before it on its line.
         let trailing: Bool
+        /// 1-based column of the `#`, in characters.
+        let column: Int
     }
 
     private(set) var items: [Item] = []
@@ -170,7 +181,8 @@ struct Comments {
                 while e < bytes.count && bytes[e] != UInt8(ascii: "\n") { e += 1 }
                 var t = e
                 while t > k && (bytes[t - 1] == 0x20 || bytes[t - 1] == 0x09 || bytes[t - 1] == 0x0D) { t -= 1 }
-                items.append(Item(offset: k, line: line, text: String(decoding: bytes[k..<t], as: UTF8.self), trailing: codeOnLine))
+                let column = String(decoding: bytes[lineStart..<k], as: UTF8.self).count + 1
+                items.append(Item(offset: k, line: line, text: String(decoding: bytes[k..<t], as: UTF8.self), trailing: codeOnLine, column: column))
                 k = e
                 continue
             }
@@ -196,6 +208,19 @@ private struct Printer {
     var lastLine = 0
     /// The current output line ends inside a block scalar: no comment may follow on it.
     var lineIsBlockScalar = false
+    /// The trailing comments of the current output line, written when it ends.
+    var lineComments: [Comments.Item] = []
+    /// Output lines that end in one trailing comment: where the code ends and where the
+    /// author put the comment, for lining comments up (``alignTrailingComments()``).
+    var trailing: [TrailingComment] = []
+
+    struct TrailingComment {
+        /// Index in `lines`.
+        let line: Int
+        /// The line's code, without the comment.
+        let code: String
+        let comment: Comments.Item
+    }
 
     init(bytes: [UInt8], root: YAMLNode) {
         self.bytes = bytes
@@ -233,6 +258,7 @@ private struct Printer {
         flushComments(before: Int.max, line: Int.max, indent: 0)
         if !current.isEmpty { endLine() }
         while lines.last == "" { lines.removeLast() }
+        alignTrailingComments()
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }
 
@@ -366,7 +392,7 @@ private struct Printer {
             let c = comments[next]
             next += 1
             if c.trailing && c.line <= lastLine && !current.isEmpty && !lineIsBlockScalar {
-                current += " " + c.text
+                lineComments.append(c)
                 skipConsumed()
                 continue
             }
@@ -389,16 +415,47 @@ private struct Printer {
         if !lineIsBlockScalar {
             skipConsumed()
             while next < comments.count && comments[next].trailing && comments[next].line <= lastLine {
-                current += " " + comments[next].text
+                lineComments.append(comments[next])
                 next += 1
                 skipConsumed()
             }
         }
         var text = current
         while text.hasSuffix(" ") { text.removeLast() }
-        lines.append(contentsOf: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        var pieces = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if !lineComments.isEmpty {
+            let code = pieces[pieces.count - 1]
+            pieces[pieces.count - 1] = code + " " + lineComments.map(\.text).joined(separator: " ")
+            if lineComments.count == 1 {
+                trailing.append(TrailingComment(line: lines.count + pieces.count - 1, code: code, comment: lineComments[0]))
+            }
+        }
+        lines.append(contentsOf: pieces)
         current = ""
+        lineComments = []
         lineIsBlockScalar = false
+    }
+
+    /// Lines up the trailing comments of each run of consecutive lines (the rule is in
+    /// ``YAMLFormatter``'s documentation): at the author's column when they all stood at one
+    /// column that still clears the run's code, else one space after its longest code.
+    mutating func alignTrailingComments() {
+        var start = 0
+        while start < trailing.count {
+            var end = start + 1
+            while end < trailing.count && trailing[end].line == trailing[end - 1].line + 1 { end += 1 }
+            let run = trailing[start..<end]
+            start = end
+            guard run.count > 1 else { continue }
+            let longest = run.map(\.code.count).max() ?? 0
+            let columns = Set(run.map(\.comment.column))
+            // 0-based offset where the comments start.
+            var at = longest + 1
+            if columns.count == 1, let column = columns.first, column - 1 > longest { at = column - 1 }
+            for t in run {
+                lines[t.line] = t.code + String(repeating: " ", count: at - t.code.count) + t.comment.text
+            }
+        }
     }
 
     // MARK: Source text

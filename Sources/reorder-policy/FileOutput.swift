@@ -29,6 +29,25 @@ enum FileOutput {
 
     static func standardOutput(_ text: String) { standardOutput(Array(text.utf8)) }
 
+    /// Writes `text` to the file at `path`, created or truncated: nil when done, else why not
+    /// (`cannot write 'out.sarif': Permission denied`).
+    static func writeFile(_ path: String, _ text: String) -> String? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return "cannot write '\(path)': " + String(cString: strerror(errno)) }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return "cannot write '\(path)': " + (n < 0 ? String(cString: strerror(errno)) : "nothing was written") }
+                offset += n
+            }
+            return nil
+        }
+    }
+
     static func standardError(_ text: String) {
         let bytes = Array(text.utf8)
         bytes.withUnsafeBufferPointer { buffer in

@@ -6,8 +6,12 @@ struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check policy files for errors and warnings.",
         discussion: """
-            Directories are searched for *.yaml and *.yml; files there without a 'reorder-policy' key are skipped. \
-            '-' reads one policy from standard input.
+            With no path, the current directory is linted. Directories are searched for *.yaml and *.yml; \
+            files there without a 'reorder-policy' key are skipped, and so are hidden folders (.git, .build, \
+            .build-venv, .swiftpm: any name starting with '.') below the directory given. \
+            '-' reads one policy from standard input. --sarif-output FILE writes a SARIF log as well as the \
+            --format output (for CI: '--format github --sarif-output lint.sarif' annotates and feeds code scanning \
+            from one run).
 
             Exit status: 0 when there are no errors (warnings allowed; --strict makes them errors), \
             1 for findings, 2 for usage errors and unreadable paths (also a directory with no policy files).
@@ -16,11 +20,15 @@ struct Lint: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, sarif, github }
 
-    @Argument(help: "Policy files or directories.")
-    var paths: [String]
+    @Argument(help: "Policy files or directories (default: the current directory).")
+    var paths: [String] = []
 
     @Option(help: "Output format: text, json, sarif or github (default: the configuration's format.lint, else text).")
     var format: Format?
+
+    @Option(name: .customLong("sarif-output"),
+            help: ArgumentHelp("Also write the SARIF log to FILE, while standard output gets the --format output: one run (one analysis) gives both annotations and a code-scanning file.", valueName: "file"))
+    var sarifOutput: String?
 
     @OptionGroup var colorOption: ColorOption
 
@@ -60,7 +68,7 @@ struct Lint: ParsableCommand {
         let analyse = !noAnalysis && (config?.analysisEnabled ?? true)
         let budget = analysisBudget.flatMap(ProjectConfig.seconds) ?? config?.analysisBudget ?? PolicyAnalyzer.defaultBudget
         let progress = ProgressLine()
-        let report = Linter.lint(paths, strict: strict, config: config, onlyPolicies: onlyPolicies, analysis: analyse ? { document in
+        let report = Linter.lint(paths.isEmpty ? ["."] : paths, strict: strict, config: config, onlyPolicies: onlyPolicies, analysis: analyse ? { document in
             defer { progress.clear() }
             return PolicyAnalyzer.analyze(document, bound: bound, budget: budget) { progress.show("analysing \(document.source.path): \($0) tables") }
         } : nil)
@@ -69,6 +77,11 @@ struct Lint: ParsableCommand {
         case .json: FileOutput.standardOutput(DiagnosticRenderer.lintJSON(report))
         case .sarif: FileOutput.standardOutput(DiagnosticRenderer.sarif(report, toolVersion: ReorderPolicyCommand.version))
         case .github: FileOutput.standardOutput(DiagnosticRenderer.github(report))
+        }
+        if let sarifOutput,
+           let failure = FileOutput.writeFile(sarifOutput, DiagnosticRenderer.sarif(report, toolVersion: ReorderPolicyCommand.version)) {
+            FileOutput.standardError("error: \(failure)\n")
+            throw ExitCode(2)
         }
         throw ExitCode(report.exitStatus)
     }

@@ -4,13 +4,18 @@ import ReorderPolicy
 struct Test: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the tests written in policy files.",
-        discussion: "Exit status: 0 when every test passes, 1 for a failure or a policy error, 2 for usage errors."
+        discussion: """
+            With no path, the policies below the current directory are tested. Directories are searched \
+            as 'lint' searches them (hidden folders such as .build and .git are skipped).
+
+            Exit status: 0 when every test passes, 1 for a failure or a policy error, 2 for usage errors.
+            """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, junit }
 
-    @Argument(help: "Policy files or directories.")
-    var paths: [String]
+    @Argument(help: "Policy files or directories (default: the current directory).")
+    var paths: [String] = []
 
     @Option(help: "Output format: text, json or junit (default: the configuration's format.test, else text).")
     var format: Format?
@@ -22,7 +27,7 @@ struct Test: ParsableCommand {
     func run() throws {
         colorOption.apply()
         let config = try configOption.load()
-        let report = PolicyTestRunner.run(paths, config: config)
+        let report = PolicyTestRunner.run(paths.isEmpty ? ["."] : paths, config: config)
         switch format ?? config?.formats["test"].flatMap(Format.init) ?? .text {
         case .text: FileOutput.standardOutput(TestRenderer.text(report, style: .standardOutput))
         case .json: FileOutput.standardOutput(TestRenderer.json(report))

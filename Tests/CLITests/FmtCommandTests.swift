@@ -90,4 +90,15 @@ import Testing
         let result = try CLI.run(["fmt", "--check", "policies", "policies/tables/inbox.yaml"])
         #expect(result.status == 0, "\(result.stdout)")
     }
+
+    @Test("hand-aligned trailing comments pass fmt --check; unaligned ones are lined up")
+    func alignedTrailingComments() throws {
+        let aligned = "reorder-policy: 1\nname: t\nrules:\n  - pin: { first: 1 }   # the status row\n    id: status-row      # named in the tests\n"
+        let ragged = "reorder-policy: 1\nname: t\nrules:\n  - pin: { first: 1 } # the status row\n    id: status-row # named in the tests\n"
+        let root = try CLI.tree(["aligned.yaml": aligned, "ragged.yaml": ragged])
+        let check = try CLI.run(["fmt", "--check", "aligned.yaml"], in: root)
+        #expect(check.status == 0, "\(check.stdout)")
+        let fixed = try CLI.run(["fmt", "ragged.yaml"], in: root)
+        #expect(fixed.stdout == "reorder-policy: 1\nname: t\nrules:\n  - pin: { first: 1 } # the status row\n    id: status-row    # named in the tests\n")
+    }
 }

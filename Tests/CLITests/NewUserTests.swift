@@ -135,3 +135,70 @@ import Testing
         }
     }
 }
+
+@Suite struct DefaultPathTests {
+    static let broken = "reorder-policy: 1\nname: broken\nrules: [ { pin: } ]\n"
+
+    /// A project folder: one real policy (with a warning, so lint visibly read it) and broken
+    /// policies in a build folder, a virtual environment and a hidden folder.
+    static func project() throws -> URL {
+        try CLI.tree([
+            "policies/warns.yaml": "reorder-policy: 1\nname: warns\nrules:\n  - pin: { first: 1 }\n    id: top\n  - lock: { first: 1 }\n    id: twice\n",
+            ".build/checkouts/x.yaml": broken,
+            ".build-venv/y.yaml": broken,
+            ".hidden/z.yaml": broken,
+        ])
+    }
+
+    @Test("lint with no path lints the current directory, skipping .build* and hidden folders")
+    func lintDefaultsToTheCurrentDirectory() throws {
+        let root = try Self.project()
+        let result = try CLI.run(["lint", "--format", "json", "--no-config"], in: root)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let files = Set((json?["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["file"] as? String })
+        #expect(files == ["./policies/warns.yaml"], "\(result.stdout)")
+        #expect((json?["summary"] as? [String: Int])?["files"] == 1)
+        // As `lint .` does; a hidden folder named on the command line is still walked.
+        #expect(try CLI.run(["lint", "--format", "json", "--no-config", "."], in: root).stdout == result.stdout)
+        #expect(try CLI.run(["lint", "--no-config", ".hidden"], in: root).status == 1)
+    }
+
+    @Test("test with no path tests the policies below the current directory, as lint finds them")
+    func testDefaultsToTheCurrentDirectory() throws {
+        let root = try Self.project()
+        let result = try CLI.run(["test", "--format", "json", "--no-config"], in: root)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect((json?["summary"] as? [String: Int])?["files"] == 1, "\(result.stdout)")
+    }
+
+    @Test("fmt walks directories as lint does: hidden folders are skipped")
+    func fmtSkipsHiddenFolders() throws {
+        let root = try CLI.tree([
+            "p.yaml": "reorder-policy: 1\nname: tidy\nrules:\n  - pin: { first: 1 }\n",
+            ".build/untidy.yaml": "reorder-policy: 1\nname: untidy\nrules:\n    - pin: {first: 1}\n",
+        ])
+        let result = try CLI.run(["fmt", "--check", "--no-config", "."], in: root)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("1 file: 0 would reformat"), "\(result.stderr)")
+    }
+}
+
+@Suite struct BlockReasonTests {
+    static let policy = "reorder-policy: 1\nname: colors\nrules:\n  - pin: { id: Red }\n    id: status-row\n"
+    static let table = "sections:\n  - id: Colors\n    rows: [Green, Red, Blue, Cyan]\n"
+
+    @Test("an offset move's reasons name the rows by id and say where the whole block would land")
+    func reasonsNameRowsAndTheLanding() throws {
+        let root = try CLI.tree(["p.yaml": Self.policy, "t.yaml": Self.table,
+                                 "m.yaml": "- { from-offsets: [0, 2], to-offset: 0, section: 0 }\n- { from-offsets: [2, 3], to-offset: 0, section: 0 }\n"])
+        let text = try CLI.run(["check", "--policy", "p.yaml", "--table", "t.yaml", "--moves", "m.yaml"], in: root).stdout
+        // Rows 0 and 2 gathered at the top: 0.0 alone is Green's own position and read as no move.
+        #expect(text.contains("moving \"Green\" and \"Blue\" to 0.0–0.1 would shift pinned row \"Red\" from 0.1 to 0.2"), "\(text)")
+        #expect(text.contains("moving \"Blue\" and \"Cyan\" to 0.0–0.1 would shift pinned row \"Red\" from 0.1 to 0.3"), "\(text)")
+        #expect(!text.contains("to 0.0 would"), "\(text)")
+        let json = try CLI.run(["check", "--policy", "p.yaml", "--table", "t.yaml", "--moves", "m.yaml", "--format", "json"], in: root).stdout
+        #expect(json.contains("\"reason\": \"moving \\\"Green\\\" and \\\"Blue\\\" to 0.0–0.1 would shift pinned row \\\"Red\\\" from 0.1 to 0.2\""), "\(json)")
+    }
+}

@@ -63,3 +63,62 @@ struct PreCommitTests {
         #expect(!output.contains("ci.yml"), "\(output)")
     }
 }
+
+/// scripts/pre-commit-hook without reorder-policy on PATH: it builds the CLI once from its
+/// checkout, saying so first. Run here from a copy of the hook in a scratch checkout, with a
+/// stand-in `swift` that records its call, prints progress and leaves a stand-in CLI behind.
+@Suite struct PreCommitHookBuildTests {
+    @Test("the fallback build says what it does and that it takes minutes, before building; progress goes to stderr")
+    func theFallbackBuildIsAnnounced() throws {
+        let hook = try String(contentsOf: CLI.packageRoot.appendingPathComponent("scripts/pre-commit-hook"), encoding: .utf8)
+        let checkout = try CLI.tree(["scripts/pre-commit-hook": hook])
+        let tools = try CLI.tree([
+            "swift": """
+                #!/bin/sh
+                echo "swift $*" >> "$(dirname "$0")/swift-calls"
+                echo "[1/1] Compiling reorder-policy (fake)"
+                mkdir -p "\(checkout.path)/.build/release"
+                printf '#!/bin/sh\\necho "ran reorder-policy $*"\\n' > "\(checkout.path)/.build/release/reorder-policy"
+                chmod +x "\(checkout.path)/.build/release/reorder-policy"
+                """,
+        ])
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: checkout.appendingPathComponent("scripts/pre-commit-hook").path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tools.appendingPathComponent("swift").path)
+        let work = try CLI.tree([:])
+        func runHook() throws -> (status: Int32, stdout: String, stderr: String) {
+            let command = "'\(checkout.path)/scripts/pre-commit-hook' lint --only-policies p.yaml > out.txt 2> err.txt"
+            // No reorder-policy on this PATH: only the stand-in swift and the system's tools.
+            let (status, _) = try CLI.program(["bash", "-c", command], in: work, environment: ["PATH": tools.path + ":/usr/bin:/bin"])
+            return (status, try String(contentsOf: work.appendingPathComponent("out.txt"), encoding: .utf8),
+                    try String(contentsOf: work.appendingPathComponent("err.txt"), encoding: .utf8))
+        }
+        let first = try runHook()
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == "ran reorder-policy lint --only-policies p.yaml\n")
+        let lines = first.stderr.split(separator: "\n").map(String.init)
+        // The notice comes first, says what is being built and that it takes a few minutes, once.
+        #expect(lines.first?.contains("building it from \(checkout.path)") == true, "\(first.stderr)")
+        #expect(lines.first?.contains("a few minutes") == true && lines.first?.contains("once") == true, "\(first.stderr)")
+        // swift build's progress is on standard error, after the notice.
+        #expect(lines.dropFirst().contains("[1/1] Compiling reorder-policy (fake)"), "\(first.stderr)")
+        let calls = try String(contentsOf: tools.appendingPathComponent("swift-calls"), encoding: .utf8)
+        #expect(calls == "swift build --package-path \(checkout.path) -c release --product reorder-policy\n")
+        // Once: the next run uses the build, silently.
+        let second = try runHook()
+        #expect(second.status == 0 && second.stderr.isEmpty, "\(second.stderr)")
+        #expect(try String(contentsOf: tools.appendingPathComponent("swift-calls"), encoding: .utf8) == calls)
+    }
+
+    @Test("a failed fallback build says so and fails the hook")
+    func aFailedBuildIsReported() throws {
+        let hook = try String(contentsOf: CLI.packageRoot.appendingPathComponent("scripts/pre-commit-hook"), encoding: .utf8)
+        let checkout = try CLI.tree(["scripts/pre-commit-hook": hook])
+        let tools = try CLI.tree(["swift": "#!/bin/sh\necho 'error: no such module' >&2\nexit 1\n"])
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: checkout.appendingPathComponent("scripts/pre-commit-hook").path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tools.appendingPathComponent("swift").path)
+        let (status, output) = try CLI.program(["bash", "-c", "'\(checkout.path)/scripts/pre-commit-hook' lint p.yaml"], in: checkout,
+                                               environment: ["PATH": tools.path + ":/usr/bin:/bin"])
+        #expect(status != 0)
+        #expect(output.contains("building reorder-policy in \(checkout.path) failed"), "\(output)")
+    }
+}

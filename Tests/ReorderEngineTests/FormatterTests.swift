@@ -29,7 +29,8 @@ import ReorderPolicy
             if gen.chance(0.2), !l.trimmingCharacters(in: .whitespaces).isEmpty {
                 let c = "# note \(comments.count) # with a hash"
                 comments.append(c)
-                l += "  " + c
+                // At a random column, so runs of trailing comments are sometimes aligned, sometimes not.
+                l += String(repeating: " ", count: gen.int(1...12)) + c
             }
             if gen.chance(0.1) { out.append(contentsOf: Array(repeating: "", count: gen.int(1...3))) }
             out.append(l)
@@ -105,6 +106,31 @@ import ReorderPolicy
     func layout(_ input: String, _ expected: String) throws {
         let result = YAMLFormatter.format(SourceFile(path: "t.yaml", text: input))
         #expect(result.text == expected, "\(result.diagnostics.map(\.message))")
+        #expect(YAMLFormatter.format(SourceFile(path: "t.yaml", text: expected)).text == expected, "not idempotent")
+    }
+
+    @Test("trailing comments on consecutive lines line up: at the author's column when they shared one, else one space past the longest code", arguments: [
+        // Aligned by the author: kept at that column.
+        ("a: 1      # one\nbb: 2     # two\n", "a: 1      # one\nbb: 2     # two\n"),
+        // Not aligned: one space past the longest code of the run.
+        ("a: 1 # one\nbbb: 22 # two\n", "a: 1    # one\nbbb: 22 # two\n"),
+        ("a: 1   # one\nbbb: 22   # two\nc: 3 # three\n", "a: 1    # one\nbbb: 22 # two\nc: 3    # three\n"),
+        // Re-indented code keeps the author's column.
+        ("l:\n    - x     # one\n    - yy    # two\n", "l:\n  - x       # one\n  - yy      # two\n"),
+        // The author's column no longer clears the code (a flow mapping gained spaces): past the longest.
+        ("a: {x: 1} # one\nb: 2      # two\n", "a: { x: 1 } # one\nb: 2        # two\n"),
+        // A blank line, a comment line or a line without a comment ends a run; a lone comment gets one space.
+        ("a: 1 # one\n\nbbb: 22 # two\n", "a: 1 # one\n\nbbb: 22 # two\n"),
+        ("a: 1      # one\n# own line\nbbb: 22   # two\n", "a: 1 # one\n# own line\nbbb: 22 # two\n"),
+        ("a: 1 # one\nbbb: 22\nc: 3   # three\n", "a: 1 # one\nbbb: 22\nc: 3 # three\n"),
+        // A rule's keys under a sequence item, as policies are written.
+        ("rules:\n  - pin: {first: 1}  # the status row\n    id: status-row    # named for the tests\n",
+         "rules:\n  - pin: { first: 1 } # the status row\n    id: status-row    # named for the tests\n"),
+    ])
+    func trailingCommentsLineUp(_ input: String, _ expected: String) throws {
+        let result = YAMLFormatter.format(SourceFile(path: "t.yaml", text: input))
+        #expect(result.text == expected, "\(result.diagnostics.map(\.message))")
+        #expect(YAMLFormatter.format(SourceFile(path: "t.yaml", text: expected)).text == expected, "not idempotent")
     }
 
     @Test("files that are not valid YAML are reported, not formatted", arguments: ["# only a comment\n", "a: [1\n", "a: &x 1\nb: *x\n", "a: 1\na: 2\n"])

@@ -80,7 +80,7 @@ extension ReferenceEvaluator {
         #expect(try bound.decide(MultiRowMove(section: 0, rows: [0, 1], to: Position(section: 1, row: 0))).kind == .allowed)
         let three = try bound.decide(MultiRowMove(section: 0, rows: [0, 1, 2], to: Position(section: 1, row: 0)))
         #expect(three.kind == .rejected)
-        #expect(three.violations.first?.reason == "moving \"a\", \"b\" and \"c\" to 1.0 would put 4 rows in section 1, more than its max of 3")
+        #expect(three.violations.first?.reason == "moving \"a\", \"b\" and \"c\" to 1.0–1.2 would put 4 rows in section 1, more than its max of 3")
     }
 }
 
@@ -124,7 +124,7 @@ extension ReferenceEvaluator {
         let table = Table(sections: [Section(rows: [Row(id: "a", kind: "item"), Row(id: "b"), Row(id: "c", kind: "item")]), Section(rowIDs: ["x"])])
         let decision = try CompiledPolicy(policy).bind(table).decide(MultiRowMove(section: 0, rows: [0, 1, 2], to: Position(section: 1, row: 0)))
         #expect(decision.violations.map(\.reason) == [
-            "moving \"a\" and \"c\" to 1.0 would take them out of section 0",
+            "moving \"a\" and \"c\" to 1.0–1.2 would take them out of section 0",
             "section 1 does not accept rows \"a\" and \"c\"",
         ])
     }

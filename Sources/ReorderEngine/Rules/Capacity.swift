@@ -214,7 +214,7 @@ extension CapacityRule: RowRuleKind {
             let m = c.bound.countedRows(limits, c.move)
             let inT = limits.count(c.t, rows: c.count(c.t)), inS = limits.count(c.s, rows: c.count(c.s))
             if let max = limits.max[c.t], inT + m > max {
-                return "moving \(c.label) to \(c.to) would put \(counted(inT + m)) in \(c.sectionName(c.t)), more than its max of \(max)\(attributeNote(rule.max))"
+                return "moving \(c.label) to \(c.landing) would put \(counted(inT + m)) in \(c.sectionName(c.t)), more than its max of \(max)\(attributeNote(rule.max))"
             }
             if let min = limits.min[c.s] {
                 return "moving \(c.label) out of \(c.sectionName(c.s)) would leave \(counted(inS - m)), fewer than its min of \(min)\(attributeNote(rule.min))"

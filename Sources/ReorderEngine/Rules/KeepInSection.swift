@@ -46,7 +46,7 @@ extension KeepInSectionRule: RowRuleKind {
         func word(_ c: BlockCheck) -> Reason {
             guard let q = c.effects.staying else { return "" }
             let kept = c.moving.filter { c.selects(q, $0) }
-            return "moving \(c.bound.names(kept)) to \(c.to) would take \(kept.count == 1 ? "it" : "them") out of \(c.sectionName(c.s))"
+            return "moving \(c.bound.names(kept)) to \(c.landing) would take \(kept.count == 1 ? "it" : "them") out of \(c.sectionName(c.s))"
         }
     }
 }

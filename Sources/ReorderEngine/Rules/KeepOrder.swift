@@ -43,7 +43,7 @@ extension KeepOrderRule: RowRuleKind {
         }
 
         func word(_ c: BlockCheck) -> Reason {
-            "moving \(c.label) to \(c.to) would change the order of \(c.sectionName(c.s)), which is fixed"
+            "moving \(c.label) to \(c.landing) would change the order of \(c.sectionName(c.s)), which is fixed"
         }
     }
 }

@@ -114,6 +114,6 @@ extension BlockCheck {
     /// The first held row whose section or anchored position the block move changes.
     func heldRowsReason() -> Reason {
         guard let held = effects.held, let (old, new) = bound.shiftedHeldRow(held, move, to: to) else { return "" }
-        return "moving \(label) to \(to) would shift \(held.word) row \(rowName(old)) from \(old) to \(new)"
+        return "moving \(label) to \(landing) would shift \(held.word) row \(rowName(old)) from \(old) to \(new)"
     }
 }

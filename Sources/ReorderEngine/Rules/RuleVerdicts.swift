@@ -126,6 +126,12 @@ package struct BlockCheck: RuleCheck {
     var moving: [Position] { move.rows.map { Position(section: move.section, row: $0) } }
     /// The moving rows by id: `"A"`, `"A" and "B"`, `"A", "B" and "C"`.
     var label: Reason { bound.names(moving) }
+    /// Where the block would land: `0.2` for one row, `0.0–0.1` for two. Not its first row's
+    /// slot alone, which for rows that were apart (rows 0 and 2 gathered at the top) is their
+    /// first row's own position and reads like no move.
+    var landing: Reason {
+        m == 1 ? "\(to)" : "\(to)–\(Position(section: t, row: to.row + m - 1))"
+    }
 
 }
 
