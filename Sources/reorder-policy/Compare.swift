@@ -35,6 +35,10 @@ struct Compare: ParsableCommand {
           help: "Skip files named here that declare no policy in either version, as directories do (for pre-commit).")
     var onlyPolicies = false
 
+    @Option(name: .customLong("markdown-output"),
+            help: ArgumentHelp("Also write the Markdown report (a pull-request comment) to this file.", valueName: "file"))
+    var markdownOutput: String?
+
     @Flag(name: .customLong("exit-zero"),
           help: "Exit 0 when policies differ (a report, not a gate: the pre-commit hook); errors still exit 2.")
     var exitZero = false
@@ -67,6 +71,10 @@ struct Compare: ParsableCommand {
         case .json: FileOutput.standardOutput(ComparisonReport.json(entries, list: base != nil))
         case .markdown: FileOutput.standardOutput(ComparisonReport.markdown(entries))
         case .github: FileOutput.standardOutput(ComparisonReport.github(entries))
+        }
+        if let markdownOutput, let failure = FileOutput.writeFile(markdownOutput, ComparisonReport.markdown(entries)) {
+            FileOutput.standardError("error: \(failure)\n")
+            throw ExitCode(2)
         }
         for entry in entries where entry.undecided {
             FileOutput.standardError("error: \(entry.label): the comparison ran out of its work budget before an answer; no claim either way\n")

@@ -28,7 +28,7 @@ import Testing
         #expect(status == 0, "\(text)")
         let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
         #expect(json["using"] as? String == "composite")
-        #expect(json["inputs"] as? [String] == ["paths", "sarif-file", "strict", "swift-version", "test"])
+        #expect(json["inputs"] as? [String] == ["compare-base", "compare-markdown", "paths", "sarif-file", "strict", "swift-version", "test"])
         let env = json["env"] as! [String: String]
         let scriptText = try String(contentsOfFile: Self.script, encoding: .utf8)
         for (name, value) in env {
@@ -57,6 +57,26 @@ import Testing
         try FileManager.default.removeItem(at: root.appendingPathComponent("policies/broken.yaml"))
         #expect(try Self.step(["INPUT_PATHS": "policies"], in: root).status == 0)
         #expect(try Self.step(["INPUT_PATHS": "policies", "INPUT_STRICT": "true"], in: root).status == 1)
+    }
+
+    /// The optional compare step, as a pull request runs it: annotations at the changed rule and
+    /// a Markdown report (output compare-markdown); changed decisions do not fail the step.
+    @Test func theCompareStepAnnotatesAndWritesTheReport() throws {
+        let root = try CLI.tree(["policies/status.yaml": "reorder-policy: 1\nname: status\nrules:\n  - pin: { first: 1 }\n    id: top\n"])
+        for args in [["init", "-q"], ["add", "."], ["commit", "-qm", "base"]] {
+            #expect(try CLI.program(["git", "-c", "user.name=t", "-c", "user.email=t@example.com"] + args, in: root).status == 0)
+        }
+        try "reorder-policy: 1\nname: status\nrules:\n  - pin: { first: 2 }\n    id: top\n"
+            .write(to: root.appendingPathComponent("policies/status.yaml"), atomically: true, encoding: .utf8)
+        let run = try Self.step(["INPUT_PATHS": "policies", "INPUT_TEST": "false", "INPUT_COMPARE_BASE": "HEAD",
+                                 "INPUT_COMPARE_MARKDOWN": "compare.md"], in: root)
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.contains("::notice file=policies/status.yaml,line=4,col=5,title=reorder-policy compare"), "\(run.stdout)")
+        #expect(run.output.contains("compare-markdown=compare.md"), "\(run.output)")
+        let report = try String(contentsOf: root.appendingPathComponent("compare.md"), encoding: .utf8)
+        #expect(report.contains("| `policies/status.yaml` | **changes decisions** |"), "\(report)")
+        // A base that is no revision fails the step.
+        #expect(try Self.step(["INPUT_PATHS": "policies", "INPUT_TEST": "false", "INPUT_COMPARE_BASE": "no-such-rev"], in: root).status == 2)
     }
 
     @Test func theTestsRunAndCountByDefault() throws {
