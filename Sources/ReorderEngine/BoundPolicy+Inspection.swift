@@ -79,7 +79,7 @@ extension BoundPolicy {
     public func holds(at p: Position) -> [String] {
         guard p.section >= 0, p.section < counts.count, p.row >= 0, p.row < counts[p.section] else { return [] }
         var words: [String] = []
-        for case let held? in effects.map(\.held) where held.contains(p) && !words.contains(held.word) {
+        for case let held? in effects.map({ $0.held }) where held.contains(p) && !words.contains(held.word) {
             words.append(held.word)
         }
         return words

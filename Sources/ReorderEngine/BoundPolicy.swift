@@ -125,16 +125,16 @@ public struct BoundPolicy: Sendable {
         inHi = holds.inHi
         let limits = PackedLimits(effects, counts: counts)
         openToDrops = (0..<sectionCount).map { limits.canTake[$0] && holds.inLo[$0] <= holds.inHi[$0] }
-        stayingQueries = effects.compactMap(\.staying)
+        stayingQueries = effects.compactMap { $0.staying }
         var fixedOrder = [Bool](repeating: false, count: sectionCount)
-        for case let fixed? in effects.map(\.fixedOrder) {
+        for case let fixed? in effects.map({ $0.fixedOrder }) {
             for u in 0..<sectionCount where fixed[u] { fixedOrder[u] = true }
         }
         let rowLimits = PackedLimits.rowDependent(effects, counts: counts)
-        let admissions = effects.compactMap(\.admission) + rowLimits.admissions
+        let admissions = effects.compactMap { $0.admission } + rowLimits.admissions
         self.admissions = admissions
         exitGuards = rowLimits.exitGuards
-        admissionFrom = admissions.flatMap(\.from)
+        admissionFrom = admissions.flatMap { $0.from }
         var mask = [UInt64](repeating: 0, count: sectionCount)
         for (a, admission) in admissions.prefix(64).enumerated() {
             for u in 0..<sectionCount where admission.guarded[u] { mask[u] |= 1 << UInt64(a) }
@@ -241,7 +241,7 @@ struct PackedHolds {
     var inHi: [Int] = []
 
     init(_ effects: [RuleEffects], counts: [Int]) {
-        let held = effects.compactMap(\.held)
+        let held = effects.compactMap { $0.held }
         let sectionCount = counts.count
         lastStart.reserveCapacity(sectionCount)
         firstEnd.reserveCapacity(sectionCount)
@@ -281,7 +281,7 @@ struct PackedLimits {
     init(_ effects: [RuleEffects], counts: [Int]) {
         canTake = [Bool](repeating: true, count: counts.count)
         canGive = canTake
-        for case let limits? in effects.map(\.limits) where limits.rows == nil {
+        for case let limits? in effects.map({ $0.limits }) where limits.rows == nil {
             for u in counts.indices {
                 if !limits.allowsEntry(u, count: counts[u], adding: 1) { canTake[u] = false }
                 if !limits.allowsExit(u, count: counts[u], removing: 1) { canGive[u] = false }
@@ -297,7 +297,7 @@ extension PackedLimits {
     static func rowDependent(_ effects: [RuleEffects], counts: [Int]) -> (admissions: [Admission], exitGuards: [ExitGuard]) {
         var admissions: [Admission] = [], guards: [ExitGuard] = []
         let everywhere = [Bool](repeating: true, count: counts.count)
-        for case let limits? in effects.map(\.limits) {
+        for case let limits? in effects.map({ $0.limits }) {
             guard let q = limits.rows else { continue }
             let full = counts.indices.map { !limits.allowsEntry($0, count: limits.count($0, rows: counts[$0]), adding: 1) }
             let low = counts.indices.map { !limits.allowsExit($0, count: limits.count($0, rows: counts[$0]), removing: 1) }

@@ -49,7 +49,7 @@ struct Lint: ParsableCommand {
     var analysisBound: String?
 
     @Option(name: .customLong("analysis-budget"), parsing: .unconditional,
-            help: ArgumentHelp("the analysis's work budget per policy file, N × 4,000 tables (work, not time: every run says the same); past it lint says what it could not try (default: the configuration's analysis.budget, else \(PolicyAnalyzer.defaultBudget.formatted())).", valueName: "seconds"))
+            help: ArgumentHelp("the analysis's work budget per policy file, N × 4,000 tables, fewer for policies over 16 rules (work, not time: every run says the same); past it lint says what it could not try (default: the configuration's analysis.budget, else \(PolicyAnalyzer.defaultBudget.formatted())).", valueName: "seconds"))
     var analysisBudget: String?
 
     func validate() throws {

@@ -32,7 +32,8 @@ public struct PolicyAnalyzer {
     }
 
     /// The default budget of `lint`'s enumeration per policy file, in budget units (each buys
-    /// 4,000 tables; the name comes from when it was a time).
+    /// 4,000 tables of a policy of up to 16 rules, fewer of a larger one: a table costs one
+    /// unit per 16 rules; the name comes from when it was a time).
     public static let defaultBudget = 5.0
 
     /// Tables tried per unit of budget: about what one second of a debug build tries.
@@ -99,17 +100,21 @@ public struct PolicyAnalyzer {
         // SPEC §10: a budget is counted in work done, never in time (each second of the
         // configured budget buys a fixed number of tables), so every run says the same.
         let tableLimit = budget.map { Int(($0 * Double(Self.tablesPerSecond)).rounded()) }
-        var tried = 0, stopped = false
+        var tried = 0, spent = 0, stopped = false
         guard let full = try? CompiledPolicy(policy) else { return [] }
         let rules = policy.rules
+        // A table's work grows with the rules: it costs one unit per 16 rules (at least one), so
+        // a 300-rule policy tries fewer tables within the same budget.
+        let cost = max(1, (rules.count + policy.sectionRules.count + 15) / 16)
         var facts = [RuleFacts](repeating: RuleFacts(), count: rules.count)
         var anchors: (rules: (Int, Int), example: Counterexample)? = nil
         // Row classes that were movable somewhere, and those that could move somewhere.
 
         enumerator.forEach { table in
             tried += 1
+            spent += cost
             if tried % 256 == 0 { progress?(tried) }
-            if let tableLimit, tried > tableLimit {
+            if let tableLimit, spent > tableLimit {
                 stopped = true
                 return false
             }
@@ -123,8 +128,10 @@ public struct PolicyAnalyzer {
             }
             let coveringRules: [[Int]] = table.sections.indices.map { t in rules.indices.filter { covered[$0][t] } }
             let lockedRows: [[Position]] = rules.indices.map { index in
-                bound.holdsWithoutPinning(rule: index) ? bound.rowsHeld(byRule: index).map(\.position) : []
+                bound.holdsWithoutPinning(rule: index) ? bound.rowsHeld(byRule: index).map { $0.position } : []
             }
+            // (Closures, not key paths: this runs for every move of every table.)
+            let anyLocked = lockedRows.contains { !$0.isEmpty }
             // Conflicting anchors matter only where they refuse a move no other rule refuses.
             if anchors == nil, let pair = conflictingAnchors(bound), let move = Self.moveRefusedOnlyBy([pair.0, pair.1], bound, table) {
                 anchors = (pair, Counterexample(table: table, move: move))
@@ -147,7 +154,7 @@ public struct PolicyAnalyzer {
                                     }
                                 }
                             }
-                            if valid && to != from && !lockedRows.allSatisfy(\.isEmpty) {
+                            if valid && to != from && anyLocked {
                                 checkDisplacement(lockedRows, from, to, &facts, table)
                             }
                         }
@@ -161,7 +168,7 @@ public struct PolicyAnalyzer {
         if stopped, let budget {
             out.append(Diagnostic(
                 .warning, code: .analysisBudget,
-                message: "the analysis stopped at its work budget (--analysis-budget \(budget.formatted()) s of work: \(tableLimit ?? 0) tables) before trying every table up to \(bound): warnings that need a counterexample from the tables not tried may be missing",
+                message: "the analysis stopped at its work budget (--analysis-budget \(budget.formatted()) s of work: \((tableLimit ?? 0) / cost) tables of this policy's size) before trying every table up to \(bound): warnings that need a counterexample from the tables not tried may be missing",
                 file: source.path, span: Span(at: .start),
                 help: "raise --analysis-budget (or 'analysis.budget' in .reorder-policy.yml), or lower --analysis-bound; the warnings above hold as stated"))
         }

@@ -77,7 +77,14 @@ struct ExactAnalysis {
                     }
                 }
             }
-            // 2. Dead: no row held by it alone, no move refused by it alone.
+            // 2. Dead: no row held by it alone, no move refused by it alone. A rule with the
+            // same meaning as another still in the policy is dead without a search (the other
+            // holds and refuses exactly what it does).
+            if all.contains(where: { $0 != r && rules[$0].meaning == rules[r].meaning }) {
+                dead.append(r)
+                all.remove(r)
+                continue
+            }
             var alive = false, unknown = false
             if rules[r].holds {
                 switch search.findHeldRow(mustHold: [r], mustNotHold: holders.subtracting([r])) {

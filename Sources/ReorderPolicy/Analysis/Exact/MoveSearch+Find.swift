@@ -3,7 +3,11 @@ import ReorderEngine
 extension MoveSearch {
     /// Whether rule `r` holds the moving row `x` at `site`.
     func holdsRow(_ r: Int, _ site: RowSite, _ x: PartialRow) -> Tri {
-        switch rules[r].meaning {
+        Self.holdsRow(rules[r].meaning, site, x)
+    }
+
+    static func holdsRow(_ meaning: RuleMeaning, _ site: RowSite, _ x: PartialRow) -> Tri {
+        switch meaning {
         case .hold(let rows, _, _): return site.match(rows, x).matches
         case .reserve(let edge, let count, let sections):
             guard sections.map(site.section.selected) ?? true else { return .no }
@@ -14,7 +18,11 @@ extension MoveSearch {
 
     /// Whether a rule other than a pin or a capacity refuses moving `x` from `s` to `t`.
     func refuses(_ r: Int, _ xSite: RowSite, _ t: SectionSite, cross: Bool, _ x: PartialRow) -> Tri {
-        switch rules[r].meaning {
+        Self.refuses(rules[r].meaning, xSite, t, cross: cross, x)
+    }
+
+    static func refuses(_ meaning: RuleMeaning, _ xSite: RowSite, _ t: SectionSite, cross: Bool, _ x: PartialRow) -> Tri {
+        switch meaning {
         case .keepInSection(let rows): return Tri(cross) && xSite.match(rows, x).matches
         case .accept(let section, let from, let rows):
             guard cross, t.selected(by: section) else { return .no }
@@ -25,16 +33,32 @@ extension MoveSearch {
     }
 
     /// The constraints on the moving row: who holds it, and the verdicts that depend on it.
+    /// A constraint that a row with nothing chosen already settles (three-valued evaluation is
+    /// monotone: every row then gives the same) is decided here, once: a true one is dropped,
+    /// a false one makes the whole set unsatisfiable.
     func movingRowConstraints(_ q: MoveQuery, _ xSite: RowSite, _ t: SectionSite, cross: Bool) -> [(PartialRow) -> Tri] {
         var out: [(PartialRow) -> Tri] = []
+        let blank = PartialRow(tagNames: vocabulary.rowTags)
+        func add(_ c: @escaping (PartialRow) -> Tri) -> Bool {
+            switch c(blank) {
+            case .yes: return true
+            case .no: return false
+            case .unknown:
+                out.append(c)
+                return true
+            }
+        }
+        let never: [(PartialRow) -> Tri] = [{ _ in .no }]
         for r in rules.indices where rules[r].holds {
-            if q.mustHold.contains(r) { out.append { [self] in holdsRow(r, xSite, $0) } }
-            if q.mustNotHold.contains(r) { out.append { [self] in !holdsRow(r, xSite, $0) } }
+            let m = rules[r].meaning
+            if q.mustHold.contains(r), !add({ Self.holdsRow(m, xSite, $0) }) { return never }
+            if q.mustNotHold.contains(r), !add({ !Self.holdsRow(m, xSite, $0) }) { return never }
         }
         for r in rules.indices where !rules[r].holds {
-            if case .capacity = rules[r].meaning { continue }
-            if q.mustBreak.contains(r) { out.append { [self] in refuses(r, xSite, t, cross: cross, $0) } }
-            if q.mustNotBreak.contains(r) { out.append { [self] in !refuses(r, xSite, t, cross: cross, $0) } }
+            let m = rules[r].meaning
+            if case .capacity = m { continue }
+            if q.mustBreak.contains(r), !add({ Self.refuses(m, xSite, t, cross: cross, $0) }) { return never }
+            if q.mustNotBreak.contains(r), !add({ !Self.refuses(m, xSite, t, cross: cross, $0) }) { return never }
         }
         return out
     }
@@ -62,8 +86,26 @@ extension MoveSearch {
 
     /// Finds a row move that does what `q` asks, on any table (docs/ANALYSIS.md).
     mutating func findMove(_ q: MoveQuery) -> SearchResult {
-        requiredPins = q.mustBreak.filter { rules[$0].pins }.sorted()
         guard sectionsComplete else { return .unknown }
+        // No row that the query lets move exists at all (every row is held): no move either.
+        // The rows tried by ``findRow(_:)`` are the moving rows of every frame.
+        if !q.mustNotHold.isEmpty || !q.mustHold.isEmpty {
+            var rowQuery = MoveQuery()
+            rowQuery.mustHold = q.mustHold
+            rowQuery.mustNotHold = q.mustNotHold
+            rowQuery.source = q.source
+            rowQuery.sourceSection = q.sourceSection
+            let key = q.source == nil && q.sourceSection == nil ? [q.mustHold.sorted(), [-1], q.mustNotHold.sorted()] : nil
+            let exists: SearchResult
+            if let key, let cached = rowExists[key] {
+                exists = cached
+            } else {
+                exists = findRow(rowQuery)
+                if let key { rowExists[key] = exists }
+            }
+            if case .none = exists { return .none }
+        }
+        requiredPins = q.mustBreak.filter { rules[$0].pins }.sorted()
         var unknown = false
         for g in geometries(cross: q.crossSection) {
             let cross = g.s != g.t
@@ -102,26 +144,41 @@ extension MoveSearch {
         let tCounters = counters.filter(\.max), sCounters = counters.filter { !$0.max }
         var tOutcomes: [Outcome]? = nil
         var unknown = false
+        // The moving row depends on its place (index, count) and the capacity branch only, not
+        // on where the slot is: solved once per place and branch.
+        var solved: [[Int]: Row?] = [:]
         for shape in shapes(x: true, slot: !cross) {
             let rowCells = shape.filter { $0 != .slot }
             guard let xk = rowCells.firstIndex(of: .x) else { continue }
             let xSite = RowSite(section: sSite, k: xk, n: rowCells.count)
             if let source = q.source, !source(xk, rowCells.count) { continue }
-            let base = movingRowConstraints(q, xSite, tSite, cross: cross)
+            var base: [(PartialRow) -> Tri]? = nil
             for branch in 0..<(1 << capacityRules.count) {
-                var constraints = base
                 var counted: [Int: Bool] = [:]
-                for (b, r) in capacityRules.enumerated() {
-                    let want = branch & (1 << b) != 0
-                    counted[r] = want
-                    constraints.append { [self] in
-                        let v = counts(r, xSite, $0)
-                        return want ? v : !v
-                    }
-                }
+                for (b, r) in capacityRules.enumerated() { counted[r] = branch & (1 << b) != 0 }
                 // A capacity the query needs broken must count the moving row.
                 if q.mustBreak.contains(where: { counted[$0] == false }) { continue }
-                guard let x = solver.solve(constraints) else { continue }
+                let key = [xk, rowCells.count, branch]
+                let x: Row
+                if let cached = solved[key] {
+                    guard let cached else { continue }
+                    x = cached
+                } else {
+                    if base == nil { base = movingRowConstraints(q, xSite, tSite, cross: cross) }
+                    var constraints = base ?? []
+                    for (b, r) in capacityRules.enumerated() {
+                        let want = branch & (1 << b) != 0
+                        let m = rules[r].meaning
+                        constraints.append {
+                            let v = Self.counts(m, xSite, $0)
+                            return want ? v : !v
+                        }
+                    }
+                    let row = solver.solve(constraints)
+                    solved[key] = .some(row)
+                    guard let row else { continue }
+                    x = row
+                }
                 let sOutcomes = run(shape, sSite, role: (true, !cross), same: !cross, q, sCounters,
                                     xCounts: sCounters.map { counted[$0.rule] ?? false })
                 if !cross {

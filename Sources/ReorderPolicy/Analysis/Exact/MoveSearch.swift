@@ -125,8 +125,13 @@ struct MoveSearch {
     /// Whether the vocabulary's sections were all built (more than 12 section tag classes are not).
     var sectionsComplete: Bool { vocabulary.sectionTags.count <= 12 }
 
+    /// ``distinctSections(_:_:)`` per place: they depend on the rules only, not on the query.
+    private var distinctCache: [[Int]: [SectionSite]] = [:]
+
     /// The sections at place `index` of `count` that differ for some selector: one per profile.
     mutating func distinctSections(_ index: Int, _ count: Int) -> [SectionSite] {
+        if let cached = distinctCache[[index, count]] { return cached }
+        defer { budget -= 1 }
         var seen = Set<[Bool]>(), out: [SectionSite] = []
         for section in sectionCandidates {
             let site = SectionSite(section: section, index: index, count: count)
@@ -134,6 +139,7 @@ struct MoveSearch {
             budget -= sectionSelectors.count
             if seen.insert(profile).inserted { out.append(site) }
         }
+        distinctCache[[index, count]] = out
         return out
     }
 
@@ -158,9 +164,22 @@ struct MoveSearch {
 
     enum Cell: Hashable { case row, x, slot, loop }
 
+    /// Whether a row with given holds exists (``findRow(_:)``), per (must hold, must not hold).
+    var rowExists: [[[Int]]: SearchResult] = [:]
+
+    /// ``shapes(x:slot:)``, computed once per kind.
+    private var shapeCache: [[Bool]: [[Cell]]] = [:]
+
     /// The shapes of a section: every arrangement of its rows that a selector or a pin can tell
     /// apart (docs/ANALYSIS.md). `x`: it holds the moving row; `slot`: the drop slot.
-    func shapes(x: Bool, slot: Bool) -> [[Cell]] {
+    mutating func shapes(x: Bool, slot: Bool) -> [[Cell]] {
+        if let cached = shapeCache[[x, slot]] { return cached }
+        let made = makeShapes(x: x, slot: slot)
+        shapeCache[[x, slot]] = made
+        return made
+    }
+
+    private func makeShapes(x: Bool, slot: Bool) -> [[Cell]] {
         let c = vocabulary.rowConstant
         var bases: [[Cell]] = []
         let minimum = x ? 1 : 0
@@ -237,7 +256,13 @@ struct MoveSearch {
 
     /// Whether pin rule `p` is broken by the row `row` at `site` when it shifts as given.
     func pinBreaks(_ p: Int, _ site: RowSite, _ row: PartialRow, start: Bool, end: Bool) -> Tri {
-        switch rules[p].meaning {
+        Self.pinBreaks(rules[p].meaning, site, row, start: start, end: end)
+    }
+
+    /// Whether a rule of this meaning is broken by the row `row` at `site` when it shifts as given.
+    /// (Static, so that the search's closures capture a meaning, not the whole search.)
+    static func pinBreaks(_ meaning: RuleMeaning, _ site: RowSite, _ row: PartialRow, start: Bool, end: Bool) -> Tri {
+        switch meaning {
         case .hold(let selector, _, let anchor):
             let m = site.match(selector, row)
             switch anchor {
@@ -255,7 +280,11 @@ struct MoveSearch {
 
     /// Whether capacity rule `c` counts the row.
     func counts(_ c: Int, _ site: RowSite, _ row: PartialRow) -> Tri {
-        guard case .capacity(_, _, _, let rows) = rules[c].meaning else { return .no }
+        Self.counts(rules[c].meaning, site, row)
+    }
+
+    static func counts(_ meaning: RuleMeaning, _ site: RowSite, _ row: PartialRow) -> Tri {
+        guard case .capacity(_, _, _, let rows) = meaning else { return .no }
         guard let rows else { return .yes }
         return site.match(rows, row).matches
     }
@@ -263,32 +292,43 @@ struct MoveSearch {
     /// The distinct effects a row can have at `site`: which required pins it breaks and which
     /// counters it adds to, each with a row that has it; rows that break a forbidden pin are out.
     mutating func options(_ site: RowSite, start: Bool, end: Bool, _ query: MoveQuery, _ counters: [Counter]) -> [(broken: UInt64, adds: [Bool], row: Row)] {
-        let forbidden = rules.indices.filter { rules[$0].pins && query.mustNotBreak.contains($0) }
-        let required = requiredPins
-        let countRules = counters.map(\.rule)
+        let blank = PartialRow(tagNames: vocabulary.rowTags)
+        // Forbidden pins: decided once for a row with nothing chosen where that settles them.
+        var base: [(PartialRow) -> Tri] = []
+        for p in rules.indices where rules[p].pins && query.mustNotBreak.contains(p) {
+            let meaning = rules[p].meaning
+            switch Self.pinBreaks(meaning, site, blank, start: start, end: end) {
+            case .no: continue
+            case .yes: return []
+            case .unknown: base.append { !Self.pinBreaks(meaning, site, $0, start: start, end: end) }
+            }
+        }
+        // Per bit (a required pin broken, a counter added to): its test, and its value for a
+        // row with nothing chosen.
+        var tests: [(PartialRow) -> Tri] = []
+        for p in requiredPins {
+            let meaning = rules[p].meaning
+            tests.append { Self.pinBreaks(meaning, site, $0, start: start, end: end) }
+        }
+        for c in counters.map(\.rule) {
+            let meaning = rules[c].meaning
+            tests.append { Self.counts(meaning, site, $0) }
+        }
+        let settled = tests.map { $0(blank) }
         var out: [(UInt64, [Bool], Row)] = []
-        let bits = required.count + countRules.count
-        for mask in 0..<(1 << bits) {
-            var constraints: [(PartialRow) -> Tri] = []
-            for p in forbidden {
-                constraints.append { [self] in !pinBreaks(p, site, $0, start: start, end: end) }
-            }
-            for (b, p) in required.enumerated() {
+        let bits = tests.count, required = requiredPins.count
+        masks: for mask in 0..<(1 << bits) {
+            var constraints = base
+            for (b, test) in tests.enumerated() {
                 let want = mask & (1 << b) != 0
-                constraints.append { [self] in
-                    let v = pinBreaks(p, site, $0, start: start, end: end)
-                    return want ? v : !v
-                }
-            }
-            for (b, c) in countRules.enumerated() {
-                let want = mask & (1 << (required.count + b)) != 0
-                constraints.append { [self] in
-                    let v = counts(c, site, $0)
-                    return want ? v : !v
+                switch settled[b] {
+                case .yes: if !want { continue masks }
+                case .no: if want { continue masks }
+                case .unknown: constraints.append { want ? test($0) : !test($0) }
                 }
             }
             if let row = solver.solve(constraints) {
-                out.append((UInt64(mask & ((1 << required.count) - 1)), countRules.indices.map { mask & (1 << (required.count + $0)) != 0 }, row))
+                out.append((UInt64(mask & ((1 << required) - 1)), (0..<(bits - required)).map { mask & (1 << (required + $0)) != 0 }, row))
             }
         }
         return out
