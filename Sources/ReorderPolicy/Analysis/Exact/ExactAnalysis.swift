@@ -30,7 +30,7 @@ struct ExactAnalysis {
     }
 
     /// The default work budget per policy (constraint evaluations and programme steps).
-    static let defaultWork = 40_000_000
+    static let defaultWork = 16_000_000
 
     init(_ policy: Policy, _ compiled: CompiledPolicy, work: Int = defaultWork) {
         let rules = policy.rules.enumerated().map { AnalysedRule(policy: 0, index: $0.offset, meaning: $0.element.kind.meaning) }
