@@ -93,6 +93,32 @@ import ReorderEngine
                     }
                 }
             }
+            for i in exact.deadSectionRules {
+                claims += 1
+                var without = policy
+                without.sectionRules.removeAll { $0 == policy.sectionRules[i] }
+                let other = try CompiledPolicy(without)
+                for table in tables {
+                    let a = compiled.bind(table), b = other.bind(table)
+                    for x in table.sections.indices {
+                        for y in table.sections.indices where a.targetSection(from: x, proposed: y) != b.targetSection(from: x, proposed: y)
+                            || a.canMoveSection(x) != b.canMoveSection(x) {
+                            Issue.record("dead section rule \(i) changes section \(x)->\(y): \(policy)\n\(table)")
+                            return
+                        }
+                    }
+                }
+            }
+            for i in exact.sectionSelectsNothing {
+                claims += 1
+                guard case .sections(let selector) = policy.sectionRules[i].target else { continue }
+                for table in tables {
+                    for (u, section) in table.sections.enumerated() where SectionSite(section: section, index: u, count: table.sections.count).selected(by: selector) {
+                        Issue.record("section rule \(i) selects section \(u): \(policy)\n\(table)")
+                        return
+                    }
+                }
+            }
             for f in exact.frozen {
                 claims += 1
                 for table in tables {

@@ -21,6 +21,12 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
 
 @Suite struct AnalysisTests {
     static let cases: [AnalysisCase] = [
+        // Section rules, decided exactly in any wording (SPEC §10: dead, selects nothing).
+        AnalysisCase(.deadRule, fires: true, "  []\nsection-rules:\n  - pin: { first: 1 }\n  - »lock: { section: 0 }\n"),
+        AnalysisCase(.deadRule, fires: true, "  []\nsection-rules:\n  - lock: { section: [Todo, Done] }\n  - »lock: { section: Done }\n"),
+        AnalysisCase(.deadRule, fires: true, "  []\nsection-rules:\n  - »lock: { section: Done }\n  - pin: { section: Done }\n"),
+        AnalysisCase(.deadRule, fires: false, "  []\nsection-rules:\n  - pin: { first: 1 }\n  - pin: { last: 1 }\n"),
+        AnalysisCase(.neverSelects, fires: true, "  []\nsection-rules:\n  - »lock: { section: { kind: a, not: { kind: a } } }\n"),
         AnalysisCase(.lockDisplaced, fires: true, counterexample: true, "  - »lock: { first: 1 }\n"),
         AnalysisCase(.lockDisplaced, fires: false, "  - pin: { first: 1 }\n"),
         AnalysisCase(.deadRule, fires: true, "  - keep-in-section: all\n    id: own\n  - »keep-in-section: { kind: item }\n"),

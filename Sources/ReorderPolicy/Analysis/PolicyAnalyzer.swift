@@ -306,15 +306,17 @@ public struct PolicyAnalyzer {
             }
         }
         for (index, rule) in policy.sectionRules.enumerated() {
-            let targetsNothing: Bool
-            switch rule.target {
-            case .sections(let s): targetsNothing = AnalysisProofs.selectsNothing(s)
-            case .first(let n), .last(let n): targetsNothing = n == 0
-            }
-            if targetsNothing {
+            // Decided exactly (ExactAnalysis); the text proofs stand in when it could not answer.
+            if exact.sectionSelectsNothing.contains(index) || (exact.incomplete && {
+                if case .sections(let s) = rule.target { return AnalysisProofs.selectsNothing(s) }
+                return false
+            }()) {
                 warn(.neverSelects, "section rule '\(rule.metadata.id)' selects no section on any table", rule.metadata,
-                     help: "an empty list selects nothing; check the selector")
-            } else if let reason = Self.redundancy(ofSection: index, in: policy.sectionRules) {
+                     help: "no table has a section this selector matches (an empty list, or keys that exclude each other); check the selector")
+            } else if exact.deadSectionRules.contains(index) {
+                warn(.deadRule, "section rule '\(rule.metadata.id)' never changes whether or where a section can move: on every table, other section rules hold and pin the same sections", rule.metadata,
+                     help: "remove it, or change it so that it does what it should")
+            } else if exact.incomplete, let reason = Self.redundancy(ofSection: index, in: policy.sectionRules) {
                 warn(.deadRule, "section rule '\(rule.metadata.id)' never changes whether or where a section can move: \(reason)", rule.metadata,
                      help: "remove one of the two")
             }

@@ -14,6 +14,10 @@ struct ExactAnalysis {
     var incomplete = false
     /// Row positions from which no row ever moves (SPEC §10.4).
     var frozen: [Frozen] = []
+    /// Section rules whose selector selects no section on any table.
+    var sectionSelectsNothing: [Int] = []
+    /// Section rules whose deletion changes no section move's decision on any table.
+    var deadSectionRules: [Int] = []
 
     /// A frozen row position: the row `index` from the start (or the end) of its section, in
     /// the sections `section` selects (nil: every section). On some table a row there can be
@@ -110,6 +114,39 @@ struct ExactAnalysis {
             }
         }
         findFrozen(&search, rules, all: all, holders: holders)
+        findDeadSectionRules(policy, &search)
+    }
+
+    /// Section rules (SPEC §2.5): a selector that selects no section, decided on the abstract
+    /// sections; and dead rules, last to first, decided as `compare` decides section moves of
+    /// the policy with and without the rule (docs/ANALYSIS.md, "Comparing two policies":
+    /// exact on up to 2·Cs + 2 sections).
+    private mutating func findDeadSectionRules(_ policy: Policy, _ search: inout MoveSearch) {
+        var kept = policy
+        for i in policy.sectionRules.indices.reversed() {
+            if case .sections(let s) = policy.sectionRules[i].target {
+                switch search.sectionSelectorSelectsSomething(s) {
+                case false?:
+                    sectionSelectsNothing.insert(i, at: 0)
+                    continue
+                case nil:
+                    incomplete = true
+                    continue
+                case true?: break
+                }
+            }
+            var without = kept
+            guard let position = without.sectionRules.firstIndex(of: policy.sectionRules[i]) else { continue }
+            without.sectionRules.remove(at: position)
+            guard let a = try? CompiledPolicy(kept), let b = try? CompiledPolicy(without) else { continue }
+            var finder = ChangeFinder(old: a, new: b, work: search.budget)
+            finder.sectionDifferences()
+            if finder.undecided { incomplete = true; continue }
+            if finder.seeds.isEmpty {
+                deadSectionRules.insert(i, at: 0)
+                kept = without
+            }
+        }
     }
 
     /// SPEC §10.4: for each place a selector can tell apart (index k < C from either end), in

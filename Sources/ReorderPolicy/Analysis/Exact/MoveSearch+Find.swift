@@ -421,8 +421,10 @@ extension MoveSearch {
     /// Whether some section of some table matches `selector`.
     mutating func sectionSelectorSelectsSomething(_ selector: SectionSelector) -> Bool? {
         guard sectionsComplete else { return nil }
+        // Every section the vocabulary builds (not one per profile of the row rules' selectors:
+        // a section rule's selector may tell apart sections those do not).
         for g in geometries(cross: false) {
-            for site in distinctSections(g.s, g.count) where site.selected(by: selector) { return true }
+            for section in sectionCandidates where SectionSite(section: section, index: g.s, count: g.count).selected(by: selector) { return true }
         }
         return false
     }
