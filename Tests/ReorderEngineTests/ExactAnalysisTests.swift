@@ -42,6 +42,12 @@ import ReorderEngine
                 policy.rules.append(RowRule(.pin(gen.chance(0.5) ? pins : .anyOf([pins, RowSelector(position: .first(1))]), anchor: nil), metadata: RuleMetadata(id: "frozen-\(n)")))
                 policy.rules.append(RowRule(.keepInSection(gen.chance(0.5) ? .all : gen.rowSelector()), metadata: RuleMetadata(id: "stay-\(n)")))
             }
+            // Plant capacity bounds that may conflict on the sections two selectors share.
+            if gen.chance(0.2) {
+                let m = gen.int(0...3)
+                policy.rules.append(RowRule(.capacity(section: gen.sectionSelector(), max: .value(m), min: nil), metadata: RuleMetadata(id: "most-\(n)")))
+                policy.rules.append(RowRule(.capacity(section: gen.sectionSelector(), max: nil, min: .value(m + gen.int(1...2))), metadata: RuleMetadata(id: "least-\(n)")))
+            }
             let compiled = try CompiledPolicy(policy)
             let exact = ExactAnalysis(policy, compiled)
             frozenClaims += exact.frozen.count
@@ -89,6 +95,33 @@ import ReorderEngine
                                     return
                                 }
                             }
+                        }
+                    }
+                }
+            }
+            for pair in exact.capacityConflicts {
+                claims += 1
+                guard case .capacity(let sa, _, _, _) = policy.rules[pair.max].kind.meaning,
+                      case .capacity(let sb, _, _, _) = policy.rules[pair.min].kind.meaning else { continue }
+                // No section that both select can take a row in and also give one away.
+                for table in tables {
+                    let bound = compiled.bind(table)
+                    for (u, section) in table.sections.enumerated() {
+                        let site = SectionSite(section: section, index: u, count: table.sections.count)
+                        guard site.selected(by: sa), site.selected(by: sb) else { continue }
+                        var enters = false, leaves = false
+                        for (s, source) in table.sections.enumerated() {
+                            for i in source.rows.indices {
+                                for (t, target) in table.sections.enumerated() where (s == u) != (t == u) {
+                                    for j in 0...target.rows.count where bound.isValid(from: Position(section: s, row: i), to: Position(section: t, row: j)) {
+                                        if t == u { enters = true } else { leaves = true }
+                                    }
+                                }
+                            }
+                        }
+                        if enters && leaves {
+                            Issue.record("conflicting capacities \(pair) met by section \(u): \(policy)\n\(table)")
+                            return
                         }
                     }
                 }

@@ -21,6 +21,10 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
 
 @Suite struct AnalysisTests {
     static let cases: [AnalysisCase] = [
+        // Contradictory bounds across two rules, on sections both select (SPEC §10.5).
+        AnalysisCase(.capacityConflict, fires: true, "  - capacity: { section: [Doing, Done], max: 2 }\n  - »capacity: { section: { not: Todo }, min: 3 }\n"),
+        AnalysisCase(.capacityConflict, fires: false, "  - capacity: { section: Doing, max: 2 }\n  - capacity: { section: Done, min: 3 }\n"),
+        AnalysisCase(.capacityConflict, fires: false, "  - capacity: { section: Doing, max: 2, rows: { kind: card } }\n  - capacity: { section: Doing, min: 3 }\n"),
         // Section rules, decided exactly in any wording (SPEC §10: dead, selects nothing).
         AnalysisCase(.deadRule, fires: true, "  []\nsection-rules:\n  - pin: { first: 1 }\n  - »lock: { section: 0 }\n"),
         AnalysisCase(.deadRule, fires: true, "  []\nsection-rules:\n  - lock: { section: [Todo, Done] }\n  - »lock: { section: Done }\n"),

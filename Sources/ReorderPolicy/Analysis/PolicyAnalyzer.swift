@@ -305,6 +305,15 @@ public struct PolicyAnalyzer {
                      help: "remove one of the two, or change this one so that it does what it should")
             }
         }
+        // Bounds of two capacity rules that no section selected by both can meet (SPEC §10.5).
+        for pair in exact.capacityConflicts {
+            guard case .capacity(_, .value(let max)?, _, _) = rules[pair.max].kind.meaning,
+                  case .capacity(_, _, .value(let min)?, _) = rules[pair.min].kind.meaning else { continue }
+            let later = rules[Swift.max(pair.max, pair.min)].metadata
+            let a = rules[pair.max].metadata.id, b = rules[pair.min].metadata.id
+            warn(.capacityConflict, "capacity '\(b)' needs at least \(min) rows where capacity '\(a)' allows at most \(max), and some section is selected by both: no such section can satisfy both", later,
+                 help: "lower the min of '\(b)', raise the max of '\(a)', or make their sections disjoint")
+        }
         for (index, rule) in policy.sectionRules.enumerated() {
             // Decided exactly (ExactAnalysis); the text proofs stand in when it could not answer.
             if exact.sectionSelectsNothing.contains(index) || (exact.incomplete && {

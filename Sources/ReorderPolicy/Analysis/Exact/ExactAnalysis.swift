@@ -14,6 +14,9 @@ struct ExactAnalysis {
     var incomplete = false
     /// Row positions from which no row ever moves (SPEC §10.4).
     var frozen: [Frozen] = []
+    /// Pairs of capacity rules (the one with `max`, the later one with `min`) that count the
+    /// same rows and both select some section, with `min` above `max` (SPEC §10.5).
+    var capacityConflicts: [(max: Int, min: Int)] = []
     /// Section rules whose selector selects no section on any table.
     var sectionSelectsNothing: [Int] = []
     /// Section rules whose deletion changes no section move's decision on any table.
@@ -115,6 +118,24 @@ struct ExactAnalysis {
         }
         findFrozen(&search, rules, all: all, holders: holders)
         findDeadSectionRules(policy, &search)
+        findCapacityConflicts(rules, &search)
+    }
+
+    /// Two capacity rules (or one, `min` above its own `max` is the text check) whose bounds no
+    /// section selected by both can meet: same counted rows, numbers, and a section that both
+    /// select on some table (the abstract sections at every place).
+    private mutating func findCapacityConflicts(_ rules: [AnalysedRule], _ search: inout MoveSearch) {
+        for a in rules.indices {
+            guard case .capacity(let sa, .value(let max)?, _, let rowsA) = rules[a].meaning else { continue }
+            for b in rules.indices where b != a {
+                guard case .capacity(let sb, _, .value(let min)?, let rowsB) = rules[b].meaning, min > max, rowsA == rowsB else { continue }
+                switch search.sectionSelectorSelectsSomething(.some([.matching(SectionFilter(not: .some([.matching(SectionFilter(not: sa)), .matching(SectionFilter(not: sb))])))])) {
+                case true?: capacityConflicts.append((max: a, min: b))
+                case nil: incomplete = true
+                case false?: break
+                }
+            }
+        }
     }
 
     /// Section rules (SPEC §2.5): a selector that selects no section, decided on the abstract
