@@ -88,8 +88,15 @@ struct Compare: ParsableCommand {
             return try PolicyLoader.load(path: path)
         } catch {
             FileOutput.standardError(DiagnosticRenderer.text(error.diagnostic, source: nil, style: .standardError) + "\n")
+            fail([error.diagnostic])
             throw ExitCode(2)
         }
+    }
+
+    /// With a machine format, a failed input still ends in one complete JSON document.
+    private func fail(_ errors: [Diagnostic]) {
+        guard format == .json else { return }
+        FileOutput.standardOutput(ComparisonReport.inputFailure(old: base == nil ? paths.first : nil, new: base == nil ? paths.last : nil, errors: errors))
     }
 
     /// Compiles both (errors are printed and end the run with 2) and compares them.
@@ -101,6 +108,7 @@ struct Compare: ParsableCommand {
                 for d in error.diagnostics {
                     FileOutput.standardError(DiagnosticRenderer.text(d, source: document.source, style: .standardError) + "\n\n")
                 }
+                fail(error.diagnostics)
                 throw ExitCode(2)
             }
         }

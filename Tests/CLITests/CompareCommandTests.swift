@@ -91,6 +91,11 @@ import Testing
         let broken = try CLI.scratch("compare-broken.yaml", "reorder-policy: 1\nname: x\nrules:\n  - pinn: all\n")
         let bad = try CLI.run(["compare", oldPath, broken])
         #expect(bad.status == 2 && bad.stderr.contains("unknown-key"), "\(bad.stderr)")
+        // A machine format still gets one complete JSON document, with the located errors.
+        let badJSON = try CLI.run(["compare", "--format", "json", oldPath, broken])
+        #expect(badJSON.status == 2)
+        let failure = try Self.json(badJSON.stdout)
+        #expect(failure["status"] as? String == "error" && (failure["errors"] as? [[String: Any]])?.first?["code"] as? String == "unknown-key", "\(badJSON.stdout)")
         let missing = try CLI.run(["compare", oldPath, "/nonexistent/policy.yaml"])
         #expect(missing.status == 2 && !missing.stderr.isEmpty)
         let noRevision = try CLI.run(["compare", "--base", "no-such-revision-xyz", "policies"], in: try CLI.tree(["x.yaml": "a: 1\n"]))

@@ -103,6 +103,24 @@ public enum ComparisonReport {
         w.raw("]}")
     }
 
+    /// The JSON document when an input failed (a policy that does not load or compile, an
+    /// unreadable file, a bad revision): the pair as given, no changes, and the located
+    /// `"errors"` — never an empty standard output.
+    public static func inputFailure(old: String?, new: String?, errors: [Diagnostic]) -> String {
+        var w = JSONWriter()
+        w.raw("{\"old\": ")
+        DecisionJSON.optionalString(old, into: &w)
+        w.raw(", \"new\": ")
+        DecisionJSON.optionalString(new, into: &w)
+        w.raw(", \"status\": \"error\", \"equivalent\": false, \"changes\": [], \"errors\": [")
+        for (n, d) in errors.enumerated() {
+            if n > 0 { w.raw(", ") }
+            DiagnosticRenderer.diagnosticJSON(d, into: &w)
+        }
+        w.raw("]}\n")
+        return w.text
+    }
+
     // MARK: Text
 
     /// Each pair's verdict; each change with its table, the move drawn under each policy, and
