@@ -19,6 +19,17 @@ package enum RuleMeaning: Hashable, Sendable {
     case keepOrder(SectionSelector)
 }
 
+extension RuleMeaning {
+    /// Whether rules of this meaning pin rows (pin, reserve): they hold rows at an anchor.
+    package var pinsRows: Bool {
+        switch self {
+        case .hold(_, let pins, _): pins
+        case .reserve: true
+        case .keepInSection, .accept, .capacity, .keepOrder: false
+        }
+    }
+}
+
 extension LockRule {
     package var meaning: RuleMeaning { .hold(rows, pins: false, anchor: nil) }
 }

@@ -108,9 +108,19 @@ public struct PolicyAnalyzer {
         let cost = max(1, (rules.count + policy.sectionRules.count + 15) / 16)
         var facts = [RuleFacts](repeating: RuleFacts(), count: rules.count)
         var anchors: (rules: (Int, Int), example: Counterexample)? = nil
-        // Row classes that were movable somewhere, and those that could move somewhere.
+        // The enumeration only finds what the exact search does not: locks whose rows shift
+        // (a `lock`), the refused drop shown for a closing accept (`from` selecting nothing),
+        // and rows held at both ends (two pins or reserves). Without such rules it has nothing
+        // to find, and is skipped.
+        let needsTables = rules.contains { rule in
+            switch rule.kind.meaning {
+            case .hold(_, pins: false, _): true
+            case .accept(_, let from, _): AnalysisProofs.selectsNothing(from)
+            default: false
+            }
+        } || rules.filter { $0.kind.meaning.pinsRows }.count >= 2
 
-        enumerator.forEach { table in
+        if needsTables { enumerator.forEach { table in
             tried += 1
             spent += cost
             if tried % 256 == 0 { progress?(tried) }
@@ -162,7 +172,7 @@ public struct PolicyAnalyzer {
                 }
             }
             return true
-        }
+        } }
         // "Could not move on any table tried" needs every table up to the bound.
         var out = report(facts, anchors)
         if stopped, let budget {
