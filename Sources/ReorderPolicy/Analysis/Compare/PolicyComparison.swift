@@ -103,6 +103,10 @@ struct ChangeFinder {
 
     // MARK: Rows
 
+    /// Differences found before the row searches stop: one already settles the verdict, and
+    /// the witness tables (small, random, these) give the pairs of words.
+    static let enoughSeeds = 6
+
     /// Rows held by one policy and not the other, and moves one policy finds valid and the
     /// other does not (of a row neither holds). A rule with a copy of the same meaning in the
     /// other policy cannot tell them apart and is skipped.
@@ -112,6 +116,7 @@ struct ChangeFinder {
         func copied(_ r: Int, in other: Int) -> Bool { side[other].contains { rules[$0].meaning == rules[r].meaning } }
         for p in 0...1 {
             for h in holders[p].sorted() where !copied(h, in: 1 - p) {
+                if seeds.count >= Self.enoughSeeds { return }
                 switch search.findHeldRow(mustHold: [h], mustNotHold: holders[1 - p]) {
                 case .found(let w): seeds.append((w.table, .row(from: w.from, to: w.to)))
                 case .unknown: undecided = true
@@ -122,6 +127,7 @@ struct ChangeFinder {
         let anyHolder = holders[0].union(holders[1])
         for p in 0...1 {
             for r in side[p].sorted() where (!rules[r].holds || rules[r].pins) && !copied(r, in: 1 - p) {
+                if seeds.count >= Self.enoughSeeds { return }
                 var q = MoveQuery()
                 q.mustBreak = [r]
                 q.mustNotBreak = side[1 - p]
