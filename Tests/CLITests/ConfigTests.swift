@@ -151,9 +151,19 @@ import Testing
 /// and cleared before the findings; never in a pipe.
 @Suite struct ProgressLineTests {
     @Test func aLongAnalysisShowsProgressOnATerminalOnly() throws {
-        let args = ["lint", "--analysis-bound", "6x8", "--analysis-budget", "2.5", "--format", "json", "policies/board.yaml"]
+        // A lock no move can shift (nothing enters its section): the enumeration looks for a
+        // shift on every table up to the bound, long enough to show progress.
+        let policy = try CLI.scratch("long-analysis.yaml", """
+            reorder-policy: 1
+            name: long
+            rules:
+              - lock: { first: 1, section: 0 }
+              - lock: { section: 1 }
+              - accept: { section: 1, from: [] }
+            """)
+        let args = ["lint", "--analysis-bound", "6x8", "--analysis-budget", "2.5", "--format", "json", policy]
         let text = try CLI.onTerminal(args, environment: ["TERM": "xterm"])
-        #expect(text.contains("analysing policies/board.yaml: ") && text.contains(" tables (1 s)"), "\(text.prefix(400))")
+        #expect(text.contains("analysing \(policy): ") && text.contains(" tables (1 s)"), "\(text.prefix(400))")
         // Cleared after the last update, before the JSON is printed.
         let last = try #require(text.range(of: "analysing", options: .backwards))
         let rest = text[last.upperBound...]

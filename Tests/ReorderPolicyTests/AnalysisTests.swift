@@ -118,7 +118,16 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
     }
 
     @Test func theCounterexampleOfALockedHeaderIsADropAboveIt() throws {
-        let document = PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n  - lock: { first: 1 }\n", path: "a.yaml")
+        // The second lock can never be shifted (nothing enters its section), so the enumeration
+        // looks for a shift on every table up to the bound.
+        let document = PolicyLoader.load(text: """
+            reorder-policy: 1
+            name: t
+            rules:
+              - lock: { first: 1, section: 0 }
+              - lock: { section: 1 }
+              - accept: { section: 1, from: [] }
+            """, path: "a.yaml")
         let d = try #require(PolicyAnalyzer.analyze(document).first)
         #expect(d.notes == ["counterexample: table: { sections: [{ rows: [row-1, row-2] }] }",
                             "  move: { from: [0, 1], to: [0, 0] }, decided allowed"])
@@ -155,13 +164,27 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
     }
 
     @Test func aSpentBudgetIsSaidAndKeepsWhatWasFound() throws {
-        let document = PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n  - lock: { first: 1 }\n", path: "a.yaml")
+        // The second lock can never be shifted (nothing enters its section), so the enumeration
+        // looks for a shift on every table up to the bound.
+        let document = PolicyLoader.load(text: """
+            reorder-policy: 1
+            name: t
+            rules:
+              - lock: { first: 1, section: 0 }
+              - lock: { section: 1 }
+              - accept: { section: 1, from: [] }
+            """, path: "a.yaml")
         let findings = PolicyAnalyzer.analyze(document, bound: AnalysisBound(sections: 6, rows: 8), budget: 0.05)
         let budget = try #require(findings.first { $0.code == .analysisBudget }, "\(findings.map(\.code))")
         #expect(budget.severity == .warning && budget.message.contains("0.05 s"))
         // The lock's counterexample comes from the first, smallest tables: still found.
         #expect(findings.contains { $0.code == .lockDisplaced })
         #expect(!PolicyAnalyzer.analyze(document, bound: AnalysisBound(sections: 2, rows: 2), budget: 10).contains { $0.code == .analysisBudget })
+        // Once everything the enumeration can find is found, it stops: no budget is spent and
+        // nothing is said about one.
+        let single = PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n  - lock: { first: 1 }\n", path: "a.yaml")
+        let found = PolicyAnalyzer.analyze(single, bound: AnalysisBound(sections: 6, rows: 8), budget: 0.05)
+        #expect(found.map(\.code) == [.lockDisplaced])
     }
 }
 

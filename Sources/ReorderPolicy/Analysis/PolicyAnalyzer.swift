@@ -120,7 +120,18 @@ public struct PolicyAnalyzer {
             }
         } || rules.filter { $0.kind.meaning.pinsRows }.count >= 2
 
+        let lockRules = rules.indices.filter { if case .hold(_, pins: false, _) = rules[$0].kind.meaning { true } else { false } }
+        let closingAccepts = rules.indices.filter { if case .accept(_, let from, _) = rules[$0].kind.meaning { AnalysisProofs.selectsNothing(from) } else { false } }
+        let anchorPairs = rules.filter { $0.kind.meaning.pinsRows }.count >= 2
+        // Everything the enumeration can find has been found: it stops (nothing is missing, so
+        // no budget warning either).
+        func allFound() -> Bool {
+            lockRules.allSatisfy { facts[$0].displaced != nil } && closingAccepts.allSatisfy { facts[$0].refusedEntry != nil }
+                && (!anchorPairs || anchors != nil)
+        }
+
         if needsTables { enumerator.forEach { table in
+            if allFound() { return false }
             tried += 1
             spent += cost
             if tried % 256 == 0 { progress?(tried) }
@@ -146,26 +157,31 @@ public struct PolicyAnalyzer {
             if anchors == nil, let pair = conflictingAnchors(bound), let move = Self.moveRefusedOnlyBy([pair.0, pair.1], bound, table) {
                 anchors = (pair, Counterexample(table: table, move: move))
             }
-            // Every row move.
-            for (s, section) in table.sections.enumerated() {
-                for i in section.rows.indices {
-                    let from = Position(section: s, row: i)
-                    let movable = bound.canMove(from)
-                    guard movable else { continue }
-                    for (t, target) in table.sections.enumerated() {
-                        let slots = t == s ? target.rows.count : target.rows.count + 1
-                        for j in 0..<slots {
-                            let to = Position(section: t, row: j)
-                            let valid = bound.isValid(from: from, to: to)
-                            if t != s {
-                                for index in coveringRules[t] {
-                                    if !valid && facts[index].refusedEntry == nil {
-                                        facts[index].refusedEntry = Counterexample(table: table, move: .row(from: from, to: to))
+            // Every row move, where a lock not yet seen displaced holds a row here, or a
+            // closing accept still needs its refused drop.
+            let pendingLock = lockRules.contains { facts[$0].displaced == nil && !lockedRows[$0].isEmpty }
+            let pendingRefusal = closingAccepts.contains { facts[$0].refusedEntry == nil }
+            if pendingLock || pendingRefusal {
+                for (s, section) in table.sections.enumerated() {
+                    for i in section.rows.indices {
+                        let from = Position(section: s, row: i)
+                        let movable = bound.canMove(from)
+                        guard movable else { continue }
+                        for (t, target) in table.sections.enumerated() {
+                            let slots = t == s ? target.rows.count : target.rows.count + 1
+                            for j in 0..<slots {
+                                let to = Position(section: t, row: j)
+                                let valid = bound.isValid(from: from, to: to)
+                                if t != s {
+                                    for index in coveringRules[t] {
+                                        if !valid && facts[index].refusedEntry == nil {
+                                            facts[index].refusedEntry = Counterexample(table: table, move: .row(from: from, to: to))
+                                        }
                                     }
                                 }
-                            }
-                            if valid && to != from && anyLocked {
-                                checkDisplacement(lockedRows, from, to, &facts, table)
+                                if valid && to != from && anyLocked {
+                                    checkDisplacement(lockedRows, from, to, &facts, table)
+                                }
                             }
                         }
                     }
@@ -173,7 +189,6 @@ public struct PolicyAnalyzer {
             }
             return true
         } }
-        // "Could not move on any table tried" needs every table up to the bound.
         var out = report(facts, anchors)
         if stopped, let budget {
             out.append(Diagnostic(
