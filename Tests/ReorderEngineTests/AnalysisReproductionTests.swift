@@ -19,6 +19,14 @@ import ReorderPolicy
             if gen.chance(0.3) {
                 random.rules.append(RowRule(.pin(RowSelector(position: .indices([gen.int(0...3)])), anchor: nil), metadata: RuleMetadata(id: "pin-\(n)")))
             }
+            // Rows held at both ends, and rows frozen between pins.
+            if gen.chance(0.3) {
+                random.rules.append(RowRule(.reserve(edge: .end, count: gen.int(1...3), section: nil), metadata: RuleMetadata(id: "reserve-\(n)")))
+            }
+            if gen.chance(0.2) {
+                random.rules.append(RowRule(.pin(RowSelector(position: .indices([0, gen.int(2...3)])), anchor: nil), metadata: RuleMetadata(id: "gap-\(n)")))
+                random.rules.append(RowRule(.keepInSection(.all), metadata: RuleMetadata(id: "stay-\(n)")))
+            }
             let text = PolicyWriter.yaml(random)
             let document = PolicyLoader.load(text: text, path: "r.yaml")
             guard let policy = document.policy, let compiled = document.compiled() else { continue }
@@ -33,6 +41,15 @@ import ReorderPolicy
                 let from = move["from"] as! [Int], to = move["to"] as! [Int]
                 let decision = try compiled.bind(t).decide(.row(from: Position(section: from[0], row: from[1]), to: Position(section: to[0], row: to[1])))
                 #expect(decision.kind.rawValue == o["decision"] as? String, "\(finding.code): \(json)\n\(text)")
+                // SPEC §10: the rule the finding stands at is among the move's violations and
+                // named in `rules` (a lock's shifted row is shown by a move it allows: there a
+                // lock refuses nothing).
+                if finding.code != .lockDisplaced {
+                    let at = policy.rules.first { $0.metadata.location?.line == finding.span.start.line }?.metadata.id
+                    let named = o["rules"] as? [String] ?? []
+                    #expect(at.map { id in named.contains(id) && decision.violations.contains { $0.rule == id } } ?? false,
+                            "\(finding.code) at \(at ?? "?"): \(json)\n\(text)")
+                }
                 // Plain rows are named apart from every id the policy mentions.
                 let mentioned = Set(policy.rules.flatMap { $0.kind.unit.mentions.rows.flatMap(Self.ids) })
                 for row in t.sections.flatMap(\.rows) where row.id.hasPrefix("row-") {

@@ -28,7 +28,7 @@ import ReorderEngine
     @Test(arguments: 0..<4)
     func universalClaimsHoldOnEveryTableTried(chunk: Int) throws {
         var gen = RandomPolicies(seed: 0xE4AC7 + UInt64(chunk))
-        var claims = 0, frozenClaims = 0
+        var claims = 0, frozenClaims = 0, anchorClaims = 0, anchorFindings = 0
         for n in 0..<60 {
             var policy = gen.policy()
             // Plant rules that are often dead: a copy of a rule, or a rule inside another.
@@ -47,6 +47,16 @@ import ReorderEngine
                 let m = gen.int(0...3)
                 policy.rules.append(RowRule(.capacity(section: gen.sectionSelector(), max: .value(m), min: nil), metadata: RuleMetadata(id: "most-\(n)")))
                 policy.rules.append(RowRule(.capacity(section: gen.sectionSelector(), max: nil, min: .value(m + gen.int(1...2))), metadata: RuleMetadata(id: "least-\(n)")))
+            }
+            // Plant pins that may hold one row at both ends (an index from the start, one from
+            // the end, either through a pin or a reserve).
+            if gen.chance(0.3) {
+                let start = RowSelector(section: gen.chance(0.5) ? gen.sectionSelector() : nil, position: .indices([gen.int(0...4)]))
+                policy.rules.append(RowRule(.pin(start, anchor: nil), metadata: RuleMetadata(id: "top-\(n)")))
+                let end: RowRule.Kind = gen.chance(0.5)
+                    ? .pin(RowSelector(position: .indices([-gen.int(1...5)])), anchor: nil)
+                    : .reserve(edge: .end, count: gen.int(1...3), section: gen.chance(0.5) ? gen.sectionSelector() : nil)
+                policy.rules.insert(RowRule(end, metadata: RuleMetadata(id: "bottom-\(n)")), at: gen.int(0...policy.rules.count))
             }
             let compiled = try CompiledPolicy(policy)
             let exact = ExactAnalysis(policy, compiled)
@@ -202,7 +212,35 @@ import ReorderEngine
                     }
                 }
             }
+            // Rows held at both ends: a pair of live pins the search clears holds no row at two
+            // anchors on any table; a pair it reports does on its table.
+            if let pairs = exact.doublyHeld {
+                let empty = Set(exact.selectsNothing.map(\.rule))
+                let pins = policy.rules.indices.filter { policy.rules[$0].kind.meaning.pinsRows && !empty.contains($0) }
+                for pair in pairs {
+                    anchorFindings += 1
+                    let held = compiled.bind(pair.table)
+                    let a = held.rowsHeld(byRule: pair.first).first { $0.position == pair.row }?.anchor
+                    let b = held.rowsHeld(byRule: pair.second).first { $0.position == pair.row }?.anchor
+                    #expect(a != nil && b != nil && a != b, "pair \(pair.first), \(pair.second) not held at both ends on its table: \(policy)")
+                }
+                let reported = Set(pairs.map { [$0.first, $0.second] })
+                for (i, x) in pins.enumerated() {
+                    for y in pins[(i + 1)...] where !reported.contains([x, y]) && !(exact.dead.contains(x) && exact.dead.contains(y)) {
+                        anchorClaims += 1
+                        for table in tables {
+                            let bound = compiled.bind(table)
+                            let ax = Dictionary(bound.rowsHeld(byRule: x).map { ($0.position, $0.anchor) }, uniquingKeysWith: { a, _ in a })
+                            for (p, anchor) in bound.rowsHeld(byRule: y) where ax[p] != nil && ax[p]! != anchor {
+                                Issue.record("rules \(x) and \(y) hold \(p) at both ends: \(policy)\n\(table)")
+                                return
+                            }
+                        }
+                    }
+                }
+            }
         }
+        #expect(anchorClaims > 0 && anchorFindings > 5, "too few anchor claims (\(anchorClaims)) or findings (\(anchorFindings))")
         #expect(claims > 10, "the random policies made too few claims to test (\(claims))")
         #expect(frozenClaims > 0, "no frozen row position among the random policies")
     }

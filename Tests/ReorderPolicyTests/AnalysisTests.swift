@@ -70,8 +70,16 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         AnalysisCase(.deadRule, fires: false, "  - accept: { section: Review, from: [Doing] }\n  - capacity: { section: Review, max: 3 }\n"),
         AnalysisCase(.closedSection, fires: false, "  - accept: { section: Review, from: [Doing] }\n  - capacity: { section: Review, max: 3 }\n"),
         AnalysisCase(.neverSelects, fires: false, "  - keep-in-section: { section: Inbox, kind: task }\n"),
-        AnalysisCase(.conflictingAnchors, fires: false, "  - pin: { first: 1 }\n  - reserve: { last: 1 }\n  - keep-in-section: all\n"),
-        AnalysisCase(.conflictingAnchors, fires: false, "  - pin: { last: 1, anchor: start }\n  - reserve: { last: 1 }\n  - keep-in-section: all\n"),
+        // SPEC §10.5: rows held at both ends are reported however the rest of the policy
+        // words it, even where keep-in-section already keeps every section's size (the
+        // counterexample's move is refused by keep-in-section too).
+        AnalysisCase(.conflictingAnchors, fires: true, counterexample: true, "  - »pin: { first: 1 }\n  - reserve: { last: 1 }\n  - keep-in-section: all\n"),
+        AnalysisCase(.conflictingAnchors, fires: true, counterexample: true, "  - pin: { last: 1, anchor: start }\n  - »reserve: { last: 1 }\n  - keep-in-section: all\n"),
+        // Positions that meet only in a long section (12 rows), out of the enumeration's reach.
+        AnalysisCase(.conflictingAnchors, fires: true, counterexample: true, "  - pin: { index: 5 }\n  - »pin: { index: -7, anchor: end }\n"),
+        // In other words: a list, a section mapping, a `not`.
+        AnalysisCase(.conflictingAnchors, fires: true, counterexample: true, "  - pin: [{ first: 1, section: { kind: bucket } }, { id: x }]\n  - »reserve: { last: 1, section: { not: { id: Done } } }\n"),
+        AnalysisCase(.conflictingAnchors, fires: false, "  - pin: { first: 1, section: Done }\n  - reserve: { last: 1, section: { not: { id: Done } } }\n"),
         // Proved: a lock inside a pin, a duplicate, a keep-in-section inside keep-in-section: all.
         AnalysisCase(.deadRule, fires: true, "  - pin: { first: 1 }\n  - »lock: { first: 1 }\n"),
         AnalysisCase(.deadRule, fires: true, "  - lock: { kind: ad }\n  - »lock: { kind: ad }\n"),
@@ -111,6 +119,12 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
                 // And as data, it reproduces: the policy decides its move as it says.
                 let json = try #require(d.counterexample)
                 #expect(try Reproduction.decision(json, policy: document) == Reproduction.claimed(json), "\(json)")
+                // SPEC §10: the rule the finding stands at is among the move's violations (a
+                // lock's shifted row is shown by a move it allows: a lock refuses nothing there).
+                if c.code != .lockDisplaced {
+                    let named = try Reproduction.object(json)["rules"] as? [String] ?? []
+                    #expect(named.contains("rule-\(c.source.line - 3)"), "\(json)")
+                }
             }
         } else {
             #expect(hit == nil, "\(hit?.message ?? "")")

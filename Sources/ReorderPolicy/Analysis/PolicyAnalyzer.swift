@@ -70,12 +70,13 @@ public struct PolicyAnalyzer {
                  "  move: \(TableText.flow(example.move)), decided \(decision.kind.rawValue)"], w.text, decision.kind)
     }
 
-    /// The table with each plain row given its own id (`row-1`, `row-2`, ...), none of which
-    /// the policy mentions: the same decisions, and a table a person can read and paste.
+    /// The table with each plain row (an id the policy does not mention: the enumeration's and
+    /// the exact search's filler) given its own id (`row-1`, `row-2`, ...), none of which the
+    /// policy mentions: the same decisions, and a table a person can read and paste.
     func presentable(_ table: Table) -> Table {
         var t = table, n = 0
         for u in t.sections.indices {
-            for k in t.sections[u].rows.indices where t.sections[u].rows[k].id == enumerator.plainID {
+            for k in t.sections[u].rows.indices where !enumerator.mentionedIDs.contains(t.sections[u].rows[k].id) {
                 var id: String
                 repeat {
                     n += 1
@@ -103,6 +104,10 @@ public struct PolicyAnalyzer {
         var tried = 0, spent = 0, stopped = false
         guard let full = try? CompiledPolicy(policy) else { return [] }
         let rules = policy.rules
+        let exact = ExactAnalysis(policy, full)
+        // Rows held at both ends come from the exact search; the enumeration looks for them
+        // only when the search could not answer.
+        let anchorPairs = exact.doublyHeld == nil && rules.filter { $0.kind.meaning.pinsRows }.count >= 2
         // A table's work grows with the rules: it costs one unit per 16 rules (at least one), so
         // a 300-rule policy tries fewer tables within the same budget.
         let cost = max(1, (rules.count + policy.sectionRules.count + 15) / 16)
@@ -118,11 +123,10 @@ public struct PolicyAnalyzer {
             case .accept(_, let from, _): AnalysisProofs.selectsNothing(from)
             default: false
             }
-        } || rules.filter { $0.kind.meaning.pinsRows }.count >= 2
+        } || anchorPairs
 
         let lockRules = rules.indices.filter { if case .hold(_, pins: false, _) = rules[$0].kind.meaning { true } else { false } }
         let closingAccepts = rules.indices.filter { if case .accept(_, let from, _) = rules[$0].kind.meaning { AnalysisProofs.selectsNothing(from) } else { false } }
-        let anchorPairs = rules.filter { $0.kind.meaning.pinsRows }.count >= 2
         // Everything the enumeration can find has been found: it stops (nothing is missing, so
         // no budget warning either).
         func allFound() -> Bool {
@@ -189,7 +193,7 @@ public struct PolicyAnalyzer {
             }
             return true
         } }
-        var out = report(facts, anchors)
+        var out = report(facts, anchors, exact, full)
         if stopped, let budget {
             out.append(Diagnostic(
                 .warning, code: .analysisBudget,
@@ -275,21 +279,21 @@ public struct PolicyAnalyzer {
     // MARK: - Reporting
 
     private func report(
-        _ facts: [RuleFacts], _ anchors: (rules: (Int, Int), example: Counterexample)?
+        _ facts: [RuleFacts], _ anchors: (rules: (Int, Int), example: Counterexample)?,
+        _ exact: ExactAnalysis, _ compiled: CompiledPolicy
     ) -> [Diagnostic] {
         var out: [Diagnostic] = []
         let rules = policy.rules
-        guard let compiled = try? CompiledPolicy(policy) else { return [] }
         func warn(_ code: DiagnosticCode, _ message: String, _ meta: RuleMetadata, help: String?, example: Counterexample? = nil, notes: [String] = [], about: [String] = []) {
             let shown = example.flatMap { evidence($0, compiled, about: [meta.id] + about) }
             out.append(Diagnostic(.warning, code: code, message: message, file: source.path, span: span(meta),
                                   help: help, notes: notes + (shown?.notes ?? []), counterexample: shown?.json))
         }
-        let exact = ExactAnalysis(policy, compiled)
         let exactEmpty = Dictionary(exact.selectsNothing.map { ($0.rule, $0.what) }, uniquingKeysWith: { a, _ in a })
         for (index, rule) in rules.enumerated() {
             let f = facts[index], meta = rule.metadata
-            if let capacity = rule.kind.argument as? CapacityRule, case .value(let max)? = capacity.max, case .value(let min)? = capacity.min, min > max {
+            if exactEmpty[index] == nil, !AnalysisProofs.selectsNothing(rule),
+               let capacity = rule.kind.argument as? CapacityRule, case .value(let max)? = capacity.max, case .value(let min)? = capacity.min, min > max {
                 warn(.capacityConflict, "capacity '\(meta.id)' has min \(min) above max \(max): no section can satisfy both", meta,
                      help: "a selected section may never hold more than \(max) rows nor fewer than \(min); lower min or raise max")
             }
@@ -365,13 +369,25 @@ public struct PolicyAnalyzer {
                  help: "if the row is meant to stay, pin it too; otherwise loosen '\(meta.id)' (without it the row could move)",
                  example: Counterexample(table: f.witness.table, move: .row(from: f.witness.from, to: f.witness.to)))
         }
-        if let (pair, example) = anchors {
-            // Reported only with a move that they alone refuse: where other rules (keep-in-section)
-            // already fix every section's size, the two anchors decide nothing.
+        let anchorHelp = "a row held at both its index and its distance from the end keeps its whole section's size fixed: no row can enter or leave; pin it with one anchor"
+        if let pairs = exact.doublyHeld {
+            let rowConstant = Vocabulary([policy]).rowConstant
+            // Every pair the exact search found, at the rule its counterexample's move breaks
+            // (the later one when it breaks both).
+            for pair in pairs {
+                let (example, broken) = anchorEvidence(pair, compiled, rowConstant: rowConstant)
+                let at = broken.contains(pair.second) || !broken.contains(pair.first) ? pair.second : pair.first
+                let other = at == pair.second ? pair.first : pair.second
+                let a = rules[pair.first].metadata, b = rules[pair.second].metadata
+                warn(.conflictingAnchors, "'\(a.id)' and '\(b.id)' pin the same row to opposite ends", rules[at].metadata,
+                     help: anchorHelp, example: example, about: [rules[other].metadata.id])
+            }
+        } else if let (pair, example) = anchors {
+            // From the enumeration (the exact search ran out of work): reported only with a
+            // move that they alone refuse.
             let a = rules[pair.0].metadata, b = rules[pair.1].metadata
             warn(.conflictingAnchors, "'\(a.id)' and '\(b.id)' pin the same row to opposite ends", b,
-                 help: "a row held at both its index and its distance from the end keeps its whole section's size fixed: no row can enter or leave; pin it with one anchor",
-                 example: example, about: [a.id])
+                 help: anchorHelp, example: example, about: [a.id])
         }
         return Diagnostic.sorted(out)
     }
@@ -386,6 +402,64 @@ public struct PolicyAnalyzer {
     package static func redundancy(ofSection index: Int, in rules: [SectionRule]) -> String? {
         rules.indices.lazy.filter { $0 != index }
             .compactMap { AnalysisProofs.subsumes(rules[$0], rules[index], oIsEarlier: $0 < index) }.first
+    }
+
+    /// The evidence for a row held at both ends: on the search's table, or on it with one more
+    /// section (a plain row, or none, first or last) where the row is still held at both
+    /// ends, the row move that breaks the most of the two rules and the fewest others (then
+    /// the smallest table, then the first move). Without such a move, picking the row itself
+    /// up, which both refuse. Returns the move and which of the two rules it breaks.
+    private func anchorEvidence(_ pair: ExactAnalysis.DoublyHeld, _ compiled: CompiledPolicy, rowConstant: Int) -> (Counterexample, broken: Set<Int>) {
+        let plainRow = Row(id: enumerator.plainID)
+        let plain = Section(rows: [plainRow]), empty = Section(rows: [])
+        // Long enough that its middle row is at no place a selector names.
+        let roomy = Section(rows: Array(repeating: plainRow, count: 2 * rowConstant + 1))
+        let s = pair.row.section
+        var candidates: [Table] = [pair.table]
+        for extra in [plain, empty, pair.table.sections[s], roomy] {
+            var before = pair.table, after = pair.table
+            before.sections.insert(extra, at: 0)
+            after.sections.append(extra)
+            candidates += [before, after]
+        }
+        for end in [false, true] {
+            var longer = pair.table
+            longer.sections[s].rows.insert(plainRow, at: end ? longer.sections[s].rows.count : 0)
+            candidates.append(longer)
+        }
+        let both: Set<Int> = [pair.first, pair.second]
+        let a = AnalysedRule(policy: 0, index: pair.first, meaning: policy.rules[pair.first].kind.meaning)
+        let b = AnalysedRule(policy: 0, index: pair.second, meaning: policy.rules[pair.second].kind.meaning)
+        var best: (score: [Int], example: Counterexample, broken: Set<Int>)? = nil
+        for table in candidates {
+            let bound = compiled.bind(table)
+            // The row held at both ends may have moved with the added row or section.
+            let held = bound.rowsHeld(byRule: pair.first).map(\.position)
+            guard held.contains(where: { MoveSearch.heldAtBothEnds($0, a, b, bound) }) else { continue }
+            let size = table.sections.reduce(0) { $0 + $1.rows.count }
+            for (s, section) in table.sections.enumerated() {
+                for i in section.rows.indices where bound.canMove(Position(section: s, row: i)) {
+                    let from = Position(section: s, row: i)
+                    for (t, other) in table.sections.enumerated() {
+                        for j in 0..<(t == s ? other.rows.count : other.rows.count + 1) where !(t == s && j == i) {
+                            let to = Position(section: t, row: j)
+                            let broken = Set(bound.brokenRules(from: from, to: to))
+                            let ours = broken.intersection(both)
+                            guard !ours.isEmpty else { continue }
+                            let score = [2 - ours.count, broken.count - ours.count, table.sections.count, size]
+                            if best.map({ score.lexicographicallyPrecedes($0.score) }) ?? true {
+                                best = (score, Counterexample(table: table, move: .row(from: from, to: to)), ours)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if let best { return (best.example, best.broken) }
+        // Picking the held row up, into a section of its own: both rules refuse it (SPEC §2.2).
+        var table = pair.table
+        table.sections.append(empty)
+        return (Counterexample(table: table, move: .row(from: pair.row, to: Position(section: table.sections.count - 1, row: 0))), both)
     }
 
     /// A move of a row that can be picked up, into or out of its section, that only `rules` refuse.

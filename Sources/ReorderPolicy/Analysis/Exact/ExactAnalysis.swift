@@ -21,11 +21,23 @@ struct ExactAnalysis {
     var sectionSelectsNothing: [Int] = []
     /// Section rules whose deletion changes no section move's decision on any table.
     var deadSectionRules: [Int] = []
+    /// Pairs of pins or reserves that hold one row at different anchors on some table (SPEC
+    /// §10.5, "rows held at both ends"), each with the table and the row; nil when the search
+    /// could not answer for every pair (the enumeration stands in then).
+    var doublyHeld: [DoublyHeld]? = []
+
+    struct DoublyHeld {
+        var first: Int
+        var second: Int
+        var table: Table
+        var row: Position
+    }
 
     /// A frozen row position: the row `index` from the start (or the end) of its section, in
     /// the sections `section` selects (nil: every section). On some table a row there can be
-    /// picked up (`witness`), and on no table can such a row move anywhere; `rule` is the last
-    /// rule without which it could.
+    /// picked up, and on no table can such a row move anywhere; `rule` is the last rule
+    /// without which it could, and `witness` a move of such a row that `rule` alone refuses
+    /// (a move that only picks it up when no single rule frees it).
     struct Frozen {
         var index: Int
         var fromEnd: Bool
@@ -119,15 +131,41 @@ struct ExactAnalysis {
         findFrozen(&search, rules, all: all, holders: holders)
         findDeadSectionRules(policy, &search)
         findCapacityConflicts(rules, &search)
+        findDoublyHeld(rules, &search, alive: all)
+    }
+
+    /// Every pair of pins or reserves that hold one row at both ends on some table, decided on
+    /// the abstract rows at every place. A pair of two dead rules is left out: each is
+    /// reported dead, and deleting them is the fix (a `pin: all` makes every later pin dead,
+    /// and the pairs among those would repeat one finding many times).
+    private mutating func findDoublyHeld(_ rules: [AnalysedRule], _ search: inout MoveSearch, alive: Set<Int>) {
+        let empty = Set(selectsNothing.map(\.rule))
+        let pins = rules.indices.filter { rules[$0].pins && !empty.contains($0) }
+        var found: [DoublyHeld] = []
+        for (i, a) in pins.enumerated() {
+            for b in pins[(i + 1)...] where alive.contains(a) || alive.contains(b) {
+                switch search.findDoublyHeldRow(a, b) {
+                case .found(let table, let row): found.append(DoublyHeld(first: a, second: b, table: table, row: row))
+                case .none: break
+                case .unknown:
+                    doublyHeld = nil
+                    return
+                }
+            }
+        }
+        doublyHeld = found
     }
 
     /// Two capacity rules (or one, `min` above its own `max` is the text check) whose bounds no
     /// section selected by both can meet: same counted rows, numbers, and a section that both
     /// select on some table (the abstract sections at every place).
     private mutating func findCapacityConflicts(_ rules: [AnalysedRule], _ search: inout MoveSearch) {
-        for a in rules.indices {
+        // A capacity whose `rows` selects nothing limits no row: it conflicts with nothing (it is
+        // reported as selecting nothing).
+        let empty = Set(selectsNothing.map(\.rule))
+        for a in rules.indices where !empty.contains(a) {
             guard case .capacity(let sa, .value(let max)?, _, let rowsA) = rules[a].meaning else { continue }
-            for b in rules.indices where b != a {
+            for b in rules.indices where b != a && !empty.contains(b) {
                 guard case .capacity(let sb, _, .value(let min)?, let rowsB) = rules[b].meaning, min > max, rowsA == rowsB else { continue }
                 switch search.sectionSelectorSelectsSomething(.some([.matching(SectionFilter(not: .some([.matching(SectionFilter(not: sa)), .matching(SectionFilter(not: sb))])))])) {
                 case true?: capacityConflicts.append((max: a, min: b))
@@ -209,15 +247,22 @@ struct ExactAnalysis {
                     }
                     // The cause: the last pin (else the last rule) without which a row there
                     // could move.
-                    var freeing: [Int] = []
+                    // Its move, refused by that rule alone, is the evidence (SPEC §10: the named
+                    // rule among the violations).
+                    var freeing: [(rule: Int, move: MoveWitness)] = []
                     for r in all.sorted() where !rules[r].holds || rules[r].pins {
                         var without = move
                         without.mustNotBreak.remove(r)
-                        if case .found = search.findMove(without) { freeing.append(r) }
+                        if case .found(let w) = search.findMove(without) { freeing.append((r, w)) }
                     }
                     let pinning = all.sorted().filter { rules[$0].pins }
-                    guard let rule = freeing.last(where: { rules[$0].pins }) ?? freeing.last ?? pinning.last else { continue }
-                    frozen.append(Frozen(index: k, fromEnd: fromEnd, section: section, sectionRule: sectionRule, rule: rule, witness: witness))
+                    if let cause = freeing.last(where: { rules[$0.rule].pins }) ?? freeing.last {
+                        frozen.append(Frozen(index: k, fromEnd: fromEnd, section: section, sectionRule: sectionRule, rule: cause.rule, witness: cause.move))
+                    } else if let rule = pinning.last {
+                        frozen.append(Frozen(index: k, fromEnd: fromEnd, section: section, sectionRule: sectionRule, rule: rule, witness: witness))
+                    } else {
+                        continue
+                    }
                     // Frozen in every section: the narrower classes say nothing more.
                     if section == nil { break }
                 }

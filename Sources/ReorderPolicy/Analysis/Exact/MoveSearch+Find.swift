@@ -402,6 +402,58 @@ extension MoveSearch {
         return .none
     }
 
+    /// A row held by pin or reserve `a` at one anchor and by `b` at the other (SPEC §10.5, "rows
+    /// held at both ends"), on some table: the table (the row among plain ones) and its place.
+    /// A row's anchor under a rule depends only on the row and its place (SPEC §7), so the
+    /// sites the search knows (every section class at every place, every row place up to the
+    /// shapes' length) decide it; the candidate is confirmed on the engine.
+    mutating func findDoublyHeldRow(_ a: Int, _ b: Int) -> HeldRowResult {
+        guard sectionsComplete else { return .unknown }
+        let ma = rules[a].meaning, mb = rules[b].meaning
+        for g in geometries(cross: false) {
+            for site in distinctSections(g.s, g.count) {
+                for shape in shapes(x: true, slot: false) {
+                    if exhausted { return .unknown }
+                    guard let xk = shape.firstIndex(of: .x) else { continue }
+                    let xSite = RowSite(section: site, k: xk, n: shape.count)
+                    for (first, second) in [(true, false), (false, true)] {
+                        let constraints: [(PartialRow) -> Tri] = [
+                            { Self.pinBreaks(ma, xSite, $0, start: first, end: !first) },
+                            { Self.pinBreaks(mb, xSite, $0, start: second, end: !second) },
+                            { !Self.pinBreaks(ma, xSite, $0, start: !first, end: first) },
+                            { !Self.pinBreaks(mb, xSite, $0, start: !second, end: second) },
+                        ]
+                        guard let x = solver.solve(constraints) else { continue }
+                        var table = Table(sections: (0..<g.count).map { _ in Section(rows: []) })
+                        var section = site.section
+                        section.rows = shape.map { $0 == .x ? x : Row(id: vocabulary.plainID) }
+                        table.sections[site.index] = section
+                        let p = Position(section: site.index, row: xk)
+                        if Self.heldAtBothEnds(p, rules[a], rules[b], policies[rules[a].policy].bind(table)) {
+                            return .found(table, p)
+                        }
+                        return .unknown
+                    }
+                }
+            }
+        }
+        return .none
+    }
+
+    /// Whether `a` and `b` (rules of one policy) hold the row at `p` at different anchors.
+    static func heldAtBothEnds(_ p: Position, _ a: AnalysedRule, _ b: AnalysedRule, _ bound: BoundPolicy) -> Bool {
+        let anchorA = bound.rowsHeld(byRule: a.index).first { $0.position == p }?.anchor
+        let anchorB = bound.rowsHeld(byRule: b.index).first { $0.position == p }?.anchor
+        guard let anchorA, let anchorB else { return false }
+        return anchorA != anchorB
+    }
+
+    enum HeldRowResult {
+        case found(Table, Position)
+        case none
+        case unknown
+    }
+
     /// Whether some row of some table matches `selector` (nil: unknown, out of budget).
     mutating func rowSelectorSelectsSomething(_ selector: RowSelector) -> Bool? {
         guard sectionsComplete else { return nil }
