@@ -8,6 +8,9 @@ import Testing
     static let broken = "reorder-policy: 1\nname: broken\nrules: [ { pin: } ]\n"
     /// Warns dead-rule: the lock holds a row the pin already holds.
     static let warns = "reorder-policy: 1\nname: warns\nrules:\n  - pin: { first: 1 }\n    id: top\n  - lock: { first: 1 }\n    id: twice\n"
+    /// A lock no move can shift (nothing enters its section): the enumeration looks for a shift
+    /// on every table up to the bound.
+    static let slow = "reorder-policy: 1\nname: slow\nrules:\n  - lock: { first: 1, section: 0 }\n  - lock: { section: 1 }\n  - accept: { section: 1, from: [] }\n"
 
     func project(_ config: String?, extra: [String: String] = [:]) throws -> URL {
         var files = ["policies/good.yaml": Self.good, "policies/warns.yaml": Self.warns,
@@ -112,13 +115,13 @@ import Testing
     }
 
     @Test func theAnalysisBudgetComesFromTheConfigOrTheOption() throws {
-        let root = try project("analysis: { budget: 0.01, bound: 6x8 }\n")
-        let spent = try CLI.run(["lint", "--format", "json", "policies/warns.yaml"], in: root)
+        let root = try project("analysis: { budget: 0.01, bound: 6x8 }\n", extra: ["policies/slow.yaml": Self.slow])
+        let spent = try CLI.run(["lint", "--format", "json", "policies/slow.yaml"], in: root)
         #expect(spent.status == 0 && spent.stdout.contains("\"analysis-budget\""), "\(spent.stdout)")
-        let roomy = try CLI.run(["lint", "--format", "json", "--analysis-budget", "60", "--analysis-bound", "2x2", "policies/warns.yaml"], in: root)
+        let roomy = try CLI.run(["lint", "--format", "json", "--analysis-budget", "60", "--analysis-bound", "2x2", "policies/slow.yaml"], in: root)
         #expect(!roomy.stdout.contains("\"analysis-budget\""), "\(roomy.stdout)")
-        let off = try project("analysis: { budget: 0.01, bound: 6x8 }\nseverity: { analysis-budget: off }\n")
-        #expect(!(try CLI.run(["lint", "--format", "json", "policies/warns.yaml"], in: off).stdout.contains("analysis-budget")))
+        let off = try project("analysis: { budget: 0.01, bound: 6x8 }\nseverity: { analysis-budget: off }\n", extra: ["policies/slow.yaml": Self.slow])
+        #expect(!(try CLI.run(["lint", "--format", "json", "policies/slow.yaml"], in: off).stdout.contains("analysis-budget")))
         for bad in ["0", "-1", "fast", "1e3"] {
             let usage = try CLI.run(["lint", "--analysis-budget", bad, "policies/warns.yaml"], in: root)
             #expect(usage.status == 2 && usage.stderr.contains("--analysis-budget expects a number of seconds"), "\(bad): \(usage.stderr)")

@@ -114,19 +114,18 @@ public struct PolicyAnalyzer {
         var facts = [RuleFacts](repeating: RuleFacts(), count: rules.count)
         var anchors: (rules: (Int, Int), example: Counterexample)? = nil
         // The enumeration only finds what the exact search does not: locks whose rows shift
-        // (a `lock`), the refused drop shown for a closing accept (`from` selecting nothing),
-        // and rows held at both ends (two pins or reserves). Without such rules it has nothing
-        // to find, and is skipped.
-        let needsTables = rules.contains { rule in
-            switch rule.kind.meaning {
-            case .hold(_, pins: false, _): true
-            case .accept(_, let from, _): AnalysisProofs.selectsNothing(from)
-            default: false
-            }
-        } || anchorPairs
+        // (`lock-displaced`, for a lock that is live, selects something, in a policy where some
+        // row can move at all), the refused drop shown for a closing accept (`from` selecting
+        // nothing) that makes a capacity dead, and rows held at both ends when the exact search
+        // could not answer. Without such rules it has nothing to find, and is skipped.
+        let empty = Set(exact.selectsNothing.map(\.rule))
+        let lockRules = exact.nothingMoves ? [] : rules.indices.filter {
+            guard case .hold(_, pins: false, _) = rules[$0].kind.meaning else { return false }
+            return !exact.dead.contains($0) && !empty.contains($0) && !AnalysisProofs.selectsNothing(rules[$0])
+        }
+        let closingAccepts = Set(exact.dead.compactMap(closingAccept(of:))).sorted()
+        let needsTables = !lockRules.isEmpty || !closingAccepts.isEmpty || anchorPairs
 
-        let lockRules = rules.indices.filter { if case .hold(_, pins: false, _) = rules[$0].kind.meaning { true } else { false } }
-        let closingAccepts = rules.indices.filter { if case .accept(_, let from, _) = rules[$0].kind.meaning { AnalysisProofs.selectsNothing(from) } else { false } }
         // Everything the enumeration can find has been found: it stops (nothing is missing, so
         // no budget warning either).
         func allFound() -> Bool {
@@ -317,7 +316,7 @@ public struct PolicyAnalyzer {
                      help: "to take rows only from some sections, name those in 'from'; to close the sections on purpose, write 'from: []'")
                 continue
             }
-            if let example = f.displaced {
+            if let example = f.displaced, !exact.dead.contains(index) {
                 warn(.lockDisplaced, "rows locked by '\(meta.id)' can still be shifted by moves around them", meta,
                      help: "lock only stops a row from being picked up; use 'pin' to keep it in place", example: example)
             }
@@ -372,12 +371,19 @@ public struct PolicyAnalyzer {
         let anchorHelp = "a row held at both its index and its distance from the end keeps its whole section's size fixed: no row can enter or leave; pin it with one anchor"
         if let pairs = exact.doublyHeld {
             let rowConstant = Vocabulary([policy]).rowConstant
-            // Every pair the exact search found, at the rule its counterexample's move breaks
-            // (the later one when it breaks both).
+            // SPEC §10: every rule that holds a row at both ends with another is named by a
+            // finding, once: pairs in order, each reported while one of its rules is not yet
+            // named, at a rule its counterexample's move breaks (the later one when it breaks
+            // both, which names both). A dead rule is reported dead instead (deleting it is the
+            // fix, and the most specific finding is said once): the pair stands at the other.
+            var named = Set(exact.dead)
             for pair in pairs {
-                let (example, broken) = anchorEvidence(pair, compiled, rowConstant: rowConstant)
-                let at = broken.contains(pair.second) || !broken.contains(pair.first) ? pair.second : pair.first
+                let open = Set([pair.first, pair.second]).subtracting(named)
+                guard !open.isEmpty else { continue }
+                let (example, broken) = anchorEvidence(pair, compiled, rowConstant: rowConstant, breaking: open)
+                guard let at = broken.intersection(open).max() else { continue }
                 let other = at == pair.second ? pair.first : pair.second
+                named.formUnion(broken)
                 let a = rules[pair.first].metadata, b = rules[pair.second].metadata
                 warn(.conflictingAnchors, "'\(a.id)' and '\(b.id)' pin the same row to opposite ends", rules[at].metadata,
                      help: anchorHelp, example: example, about: [rules[other].metadata.id])
@@ -405,11 +411,12 @@ public struct PolicyAnalyzer {
     }
 
     /// The evidence for a row held at both ends: on the search's table, or on it with one more
-    /// section (a plain row, or none, first or last) where the row is still held at both
-    /// ends, the row move that breaks the most of the two rules and the fewest others (then
-    /// the smallest table, then the first move). Without such a move, picking the row itself
-    /// up, which both refuse. Returns the move and which of the two rules it breaks.
-    private func anchorEvidence(_ pair: ExactAnalysis.DoublyHeld, _ compiled: CompiledPolicy, rowConstant: Int) -> (Counterexample, broken: Set<Int>) {
+    /// section (a plain row, none, a long plain one, or the section again, first or last) or
+    /// one more plain row in its section, where a row is still held at both ends, the row move
+    /// that breaks one of the `wanted` rules, the most of the two, and the fewest others (then
+    /// the fewest sections and rows, then the first move). Without such a move, picking the
+    /// row itself up, which both refuse. Returns the move and which of the two it breaks.
+    private func anchorEvidence(_ pair: ExactAnalysis.DoublyHeld, _ compiled: CompiledPolicy, rowConstant: Int, breaking wanted: Set<Int>) -> (Counterexample, broken: Set<Int>) {
         let plainRow = Row(id: enumerator.plainID)
         let plain = Section(rows: [plainRow]), empty = Section(rows: [])
         // Long enough that its middle row is at no place a selector names.
@@ -445,7 +452,7 @@ public struct PolicyAnalyzer {
                             let to = Position(section: t, row: j)
                             let broken = Set(bound.brokenRules(from: from, to: to))
                             let ours = broken.intersection(both)
-                            guard !ours.isEmpty else { continue }
+                            guard !ours.isDisjoint(with: wanted) else { continue }
                             let score = [2 - ours.count, broken.count - ours.count, table.sections.count, size]
                             if best.map({ score.lexicographicallyPrecedes($0.score) }) ?? true {
                                 best = (score, Counterexample(table: table, move: .row(from: from, to: to)), ours)

@@ -10,6 +10,9 @@ struct ExactAnalysis {
     var dead: [Int] = []
     /// Accepts under which no row from another section ever enters.
     var admitsNothing: [Int] = []
+    /// Whether no row can move anywhere on any table (every move of every row that can be picked
+    /// up is refused): then no lock's row is ever shifted either.
+    var nothingMoves = false
     /// Whether some question went unanswered (budget or an unconfirmed candidate).
     var incomplete = false
     /// Row positions from which no row ever moves (SPEC §10.4).
@@ -128,6 +131,10 @@ struct ExactAnalysis {
                 all.remove(r)
             }
         }
+        var anyMove = MoveQuery()
+        anyMove.mustNotBreak = all
+        anyMove.mustNotHold = holders
+        if case .none = search.findMove(anyMove) { nothingMoves = true }
         findFrozen(&search, rules, all: all, holders: holders)
         findDeadSectionRules(policy, &search)
         findCapacityConflicts(rules, &search)
