@@ -40,11 +40,36 @@ public enum Severity: String, Sendable, Hashable, Comparable {
     public static func < (a: Self, b: Self) -> Bool { a == .error && b == .warning }
 }
 
+/// Evidence a diagnostic carries as a value: lint's analysis attaches a counterexample (a
+/// table, a move, the decision and the rules it names; `ReorderPolicy.Counterexample`). The
+/// module that finds it defines it; each output format renders it: text and GitHub
+/// annotations as ``lines``, JSON and SARIF as ``json``.
+public protocol DiagnosticEvidence: Sendable {
+    /// Lines for people, shown after the diagnostic's notes.
+    var lines: [String] { get }
+    /// The evidence as one JSON value (written as is into `--format json` and SARIF).
+    var json: String { get }
+}
+
 /// A finding about an input file: a value, never printed by the library itself.
 ///
 /// Messages follow one style: lower-case, one line, user input quoted with `'`,
 /// detail in ``help``.
 public struct Diagnostic: Sendable, Hashable {
+    // Hashable by hand: the evidence is an existential, compared by its JSON form.
+    public static func == (a: Diagnostic, b: Diagnostic) -> Bool {
+        a.severity == b.severity && a.code == b.code && a.message == b.message && a.file == b.file
+            && a.span == b.span && a.help == b.help && a.notes == b.notes && a.counterexample?.json == b.counterexample?.json
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(file)
+        hasher.combine(span)
+        hasher.combine(message)
+        hasher.combine(counterexample?.json)
+    }
+
     /// Error or warning.
     public var severity: Severity
     /// The stable code.
@@ -59,14 +84,15 @@ public struct Diagnostic: Sendable, Hashable {
     public var help: String?
     /// Further lines of context.
     public var notes: [String]
-    /// Evidence as data: a JSON object (for lint's analysis, `{"table", "move", "decision"}`),
-    /// written as is into JSON (`counterexample`) and SARIF (a result property).
-    public var counterexample: String?
+    /// Evidence as a value (for lint's analysis, the counterexample of SPEC §10), rendered
+    /// by each output format: as lines under the notes, as JSON (`counterexample`) and in
+    /// SARIF (a result property).
+    public var counterexample: (any DiagnosticEvidence)?
 
     /// Creates a diagnostic.
     public init(
         _ severity: Severity = .error, code: DiagnosticCode, message: String, file: String,
-        span: Span, help: String? = nil, notes: [String] = [], counterexample: String? = nil
+        span: Span, help: String? = nil, notes: [String] = [], counterexample: (any DiagnosticEvidence)? = nil
     ) {
         self.severity = severity
         self.code = code

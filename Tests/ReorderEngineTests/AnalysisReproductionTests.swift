@@ -32,7 +32,7 @@ import ReorderPolicy
             guard let policy = document.policy, let compiled = document.compiled() else { continue }
             let findings = PolicyAnalyzer(policy: policy, source: document.source, bound: AnalysisBound(sections: 2, rows: 3)).run()
             for finding in findings {
-                guard let json = finding.counterexample else { continue }
+                guard let json = finding.counterexample?.json else { continue }
                 let o = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
                 let tableText = String(decoding: try JSONSerialization.data(withJSONObject: o["table"]!), as: UTF8.self)
                 let (table, problems) = TableLoader.load(text: tableText)

@@ -111,13 +111,13 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
             #expect(d.span.start.column == c.source.column)
             #expect(d.help != nil)
             if c.needsCounterexample {
-                let note = try #require(d.notes.first { $0.hasPrefix("counterexample: table: ") })
+                let note = try #require(d.counterexample?.lines.first { $0.hasPrefix("counterexample: table: ") })
                 // The counterexample is a table the loader reads back.
                 let yaml = String(note.dropFirst("counterexample: table: ".count))
                 let (table, problems) = TableLoader.load(text: yaml)
                 #expect(problems.isEmpty && table != nil, "\(yaml)")
                 // And as data, it reproduces: the policy decides its move as it says.
-                let json = try #require(d.counterexample)
+                let json = try #require(d.counterexample?.json)
                 #expect(try Reproduction.decision(json, policy: document) == Reproduction.claimed(json), "\(json)")
                 // SPEC §10: the rule the finding stands at is among the move's violations (a
                 // lock's shifted row is shown by a move it allows: a lock refuses nothing there).
@@ -132,20 +132,17 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
     }
 
     @Test func theCounterexampleOfALockedHeaderIsADropAboveIt() throws {
-        // The second lock can never be shifted (nothing enters its section), so the enumeration
-        // looks for a shift on every table up to the bound.
-        let document = PolicyLoader.load(text: """
-            reorder-policy: 1
-            name: t
-            rules:
-              - lock: { first: 1, section: 0 }
-              - lock: { section: 1 }
-              - accept: { section: 1, from: [] }
-            """, path: "a.yaml")
+        let document = PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n  - lock: { first: 1 }\n", path: "a.yaml")
         let d = try #require(PolicyAnalyzer.analyze(document).first)
-        #expect(d.notes == ["counterexample: table: { sections: [{ rows: [row-1, row-2] }] }",
-                            "  move: { from: [0, 1], to: [0, 0] }, decided allowed"])
-        #expect(d.counterexample == #"{"table": {"sections": [{"rows": ["row-1", "row-2"]}]}, "move": {"from": [0, 1], "to": [0, 0]}, "decision": "allowed", "rules": []}"#)
+        // A typed value from the analysis to the renderers: text lines and JSON come from it.
+        let example = try #require(d.counterexample as? Counterexample)
+        #expect(example.table == Table(sections: [Section(rowIDs: ["row-1", "row-2"])]))
+        #expect(example.move == .row(from: Position(section: 0, row: 1), to: Position(section: 0, row: 0)))
+        #expect(example.decision == .allowed && example.rules.isEmpty)
+        #expect(d.notes.isEmpty)
+        #expect(example.lines == ["counterexample: table: { sections: [{ rows: [row-1, row-2] }] }",
+                                  "  move: { from: [0, 1], to: [0, 0] }, decided allowed"])
+        #expect(example.json == #"{"table": {"sections": [{"rows": ["row-1", "row-2"]}]}, "move": {"from": [0, 1], "to": [0, 0]}, "decision": "allowed", "rules": []}"#)
         // Replaying the counterexample shows the locked row shifting.
         let bound = try #require(document.compiled()).bind(Table(sections: [Section(rowIDs: ["row-1", "row-2"])]))
         #expect(try bound.decide(.row(from: Position(section: 0, row: 1), to: Position(section: 0, row: 0))).kind == .allowed)
@@ -258,7 +255,7 @@ enum ProcessInfoPath {
     @Test func theClosedSectionWarningShowsARefusedDrop() throws {
         let document = PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n  - accept: { section: Done, from: [] }\n  - capacity: { section: Done, max: 5 }\n", path: "c.yaml")
         let d = try #require(PolicyAnalyzer.analyze(document).first { $0.code == .closedSection })
-        #expect(d.notes.contains { $0.hasPrefix("counterexample: table: ") && $0.contains("id: Done") })
+        #expect(d.counterexample?.lines.contains { $0.hasPrefix("counterexample: table: ") && $0.contains("id: Done") } == true)
     }
 }
 

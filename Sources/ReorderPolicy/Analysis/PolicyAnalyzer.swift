@@ -39,35 +39,23 @@ public struct PolicyAnalyzer {
     /// Tables tried per unit of budget: about what one second of a debug build tries.
     static let tablesPerSecond = 4_000
 
-    /// A table and a move: the evidence behind a warning. ``evidence(_:)`` names its plain
-    /// rows apart from every id the policy mentions and asks the policy for the decision.
-    struct Counterexample {
+    /// A table and a move found by the analysis: the evidence behind a warning.
+    /// ``evidence(_:_:about:)`` names its plain rows apart from every id the policy mentions
+    /// and asks the policy for the decision, giving the ``Counterexample`` a finding carries.
+    struct Example {
         var table: Table
         var move: Move
     }
 
-    /// The counterexample as people read it (notes) and as data (JSON for `counterexample`),
-    /// with the decision the whole policy gives: what `check` prints for that table and move.
-    func evidence(_ example: Counterexample, _ compiled: CompiledPolicy, about: [String] = []) -> (notes: [String], json: String, decision: DecisionKind)? {
+    /// The counterexample a finding carries: the example's table with presentable ids, its
+    /// move, the decision the whole policy gives (what `check` prints for that table and
+    /// move), and of the rules the finding is about, those among the decision's violations.
+    func evidence(_ example: Example, _ compiled: CompiledPolicy, about: [String] = []) -> Counterexample? {
         let table = presentable(example.table)
         guard let decision = try? compiled.bind(table).decide(example.move) else { return nil }
-        var w = JSONWriter()
-        w.raw("{\"table\": ")
-        TableText.json(table, into: &w)
-        w.raw(", \"move\": ")
-        DecisionJSON.move(example.move, into: &w)
-        w.raw(", \"decision\": ")
-        w.string(decision.kind.rawValue)
         // SPEC §10: the rules the finding is about, each among the decision's violations.
         let violated = Set(decision.violations.map(\.rule))
-        w.raw(", \"rules\": [")
-        for (n, id) in about.filter(violated.contains).enumerated() {
-            if n > 0 { w.raw(", ") }
-            w.string(id)
-        }
-        w.raw("]}")
-        return (["counterexample: table: \(TableText.flow(table))",
-                 "  move: \(TableText.flow(example.move)), decided \(decision.kind.rawValue)"], w.text, decision.kind)
+        return Counterexample(table: table, move: example.move, decision: decision.kind, rules: about.filter(violated.contains))
     }
 
     /// The table with each plain row (an id the policy does not mention: the enumeration's and
@@ -90,8 +78,8 @@ public struct PolicyAnalyzer {
 
     /// What the enumeration learned about one rule.
     private struct RuleFacts {
-        var displaced: Counterexample?
-        var refusedEntry: Counterexample?
+        var displaced: Example?
+        var refusedEntry: Example?
     }
 
     /// Runs every check; see ``analyze(_:bound:budget:progress:)`` for `budget` and `progress`.
@@ -112,7 +100,7 @@ public struct PolicyAnalyzer {
         // a 300-rule policy tries fewer tables within the same budget.
         let cost = max(1, (rules.count + policy.sectionRules.count + 15) / 16)
         var facts = [RuleFacts](repeating: RuleFacts(), count: rules.count)
-        var anchors: (rules: (Int, Int), example: Counterexample)? = nil
+        var anchors: (rules: (Int, Int), example: Example)? = nil
         // The enumeration only finds what the exact search does not: locks whose rows shift
         // (`lock-displaced`, for a lock that is live, selects something, in a policy where some
         // row can move at all), the refused drop shown for a closing accept (`from` selecting
@@ -158,7 +146,7 @@ public struct PolicyAnalyzer {
             let anyLocked = lockedRows.contains { !$0.isEmpty }
             // Conflicting anchors matter only where they refuse a move no other rule refuses.
             if anchors == nil, let pair = conflictingAnchors(bound), let move = Self.moveRefusedOnlyBy([pair.0, pair.1], bound, table) {
-                anchors = (pair, Counterexample(table: table, move: move))
+                anchors = (pair, Example(table: table, move: move))
             }
             // Every row move, where a lock not yet seen displaced holds a row here, or a
             // closing accept still needs its refused drop.
@@ -178,7 +166,7 @@ public struct PolicyAnalyzer {
                                 if t != s {
                                     for index in coveringRules[t] {
                                         if !valid && facts[index].refusedEntry == nil {
-                                            facts[index].refusedEntry = Counterexample(table: table, move: .row(from: from, to: to))
+                                            facts[index].refusedEntry = Example(table: table, move: .row(from: from, to: to))
                                         }
                                     }
                                 }
@@ -255,7 +243,7 @@ public struct PolicyAnalyzer {
                 if p.section == from.section && p.row > from.row { row -= 1 }
                 if p.section == to.section && row >= to.row { row += 1 }
                 if row != p.row {
-                    facts[index].displaced = Counterexample(table: table, move: .row(from: from, to: to))
+                    facts[index].displaced = Example(table: table, move: .row(from: from, to: to))
                     break
                 }
             }
@@ -278,15 +266,15 @@ public struct PolicyAnalyzer {
     // MARK: - Reporting
 
     private func report(
-        _ facts: [RuleFacts], _ anchors: (rules: (Int, Int), example: Counterexample)?,
+        _ facts: [RuleFacts], _ anchors: (rules: (Int, Int), example: Example)?,
         _ exact: ExactAnalysis, _ compiled: CompiledPolicy
     ) -> [Diagnostic] {
         var out: [Diagnostic] = []
         let rules = policy.rules
-        func warn(_ code: DiagnosticCode, _ message: String, _ meta: RuleMetadata, help: String?, example: Counterexample? = nil, notes: [String] = [], about: [String] = []) {
+        func warn(_ code: DiagnosticCode, _ message: String, _ meta: RuleMetadata, help: String?, example: Example? = nil, notes: [String] = [], about: [String] = []) {
             let shown = example.flatMap { evidence($0, compiled, about: [meta.id] + about) }
             out.append(Diagnostic(.warning, code: code, message: message, file: source.path, span: span(meta),
-                                  help: help, notes: notes + (shown?.notes ?? []), counterexample: shown?.json))
+                                  help: help, notes: notes, counterexample: shown))
         }
         let exactEmpty = Dictionary(exact.selectsNothing.map { ($0.rule, $0.what) }, uniquingKeysWith: { a, _ in a })
         for (index, rule) in rules.enumerated() {
@@ -366,7 +354,7 @@ public struct PolicyAnalyzer {
             let sections = f.sectionRule.map { " of the sections '\(rules[$0].metadata.id)' names" } ?? " of every section"
             warn(.stuckRow, "\(which)\(sections) can never move: no rule holds it, yet on every table every move of it is refused", meta,
                  help: "if the row is meant to stay, pin it too; otherwise loosen '\(meta.id)' (without it the row could move)",
-                 example: Counterexample(table: f.witness.table, move: .row(from: f.witness.from, to: f.witness.to)))
+                 example: Example(table: f.witness.table, move: .row(from: f.witness.from, to: f.witness.to)))
         }
         let anchorHelp = "a row held at both its index and its distance from the end keeps its whole section's size fixed: no row can enter or leave; pin it with one anchor"
         if let pairs = exact.doublyHeld {
@@ -416,7 +404,7 @@ public struct PolicyAnalyzer {
     /// that breaks one of the `wanted` rules, the most of the two, and the fewest others (then
     /// the fewest sections and rows, then the first move). Without such a move, picking the
     /// row itself up, which both refuse. Returns the move and which of the two it breaks.
-    private func anchorEvidence(_ pair: ExactAnalysis.DoublyHeld, _ compiled: CompiledPolicy, rowConstant: Int, breaking wanted: Set<Int>) -> (Counterexample, broken: Set<Int>) {
+    private func anchorEvidence(_ pair: ExactAnalysis.DoublyHeld, _ compiled: CompiledPolicy, rowConstant: Int, breaking wanted: Set<Int>) -> (Example, broken: Set<Int>) {
         let plainRow = Row(id: enumerator.plainID)
         let plain = Section(rows: [plainRow]), empty = Section(rows: [])
         // Long enough that its middle row is at no place a selector names.
@@ -437,7 +425,7 @@ public struct PolicyAnalyzer {
         let both: Set<Int> = [pair.first, pair.second]
         let a = AnalysedRule(policy: 0, index: pair.first, meaning: policy.rules[pair.first].kind.meaning)
         let b = AnalysedRule(policy: 0, index: pair.second, meaning: policy.rules[pair.second].kind.meaning)
-        var best: (score: [Int], example: Counterexample, broken: Set<Int>)? = nil
+        var best: (score: [Int], example: Example, broken: Set<Int>)? = nil
         for table in candidates {
             let bound = compiled.bind(table)
             // The row held at both ends may have moved with the added row or section.
@@ -455,7 +443,7 @@ public struct PolicyAnalyzer {
                             guard !ours.isDisjoint(with: wanted) else { continue }
                             let score = [2 - ours.count, broken.count - ours.count, table.sections.count, size]
                             if best.map({ score.lexicographicallyPrecedes($0.score) }) ?? true {
-                                best = (score, Counterexample(table: table, move: .row(from: from, to: to)), ours)
+                                best = (score, Example(table: table, move: .row(from: from, to: to)), ours)
                             }
                         }
                     }
@@ -466,7 +454,7 @@ public struct PolicyAnalyzer {
         // Picking the held row up, into a section of its own: both rules refuse it (SPEC §2.2).
         var table = pair.table
         table.sections.append(empty)
-        return (Counterexample(table: table, move: .row(from: pair.row, to: Position(section: table.sections.count - 1, row: 0))), both)
+        return (Example(table: table, move: .row(from: pair.row, to: Position(section: table.sections.count - 1, row: 0))), both)
     }
 
     /// A move of a row that can be picked up, into or out of its section, that only `rules` refuse.

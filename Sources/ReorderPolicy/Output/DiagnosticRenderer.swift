@@ -18,7 +18,7 @@ public enum DiagnosticRenderer {
         lines += CodeFrame.render(source, span: d.span, style: style)
         let width = String(d.span.start.line).count
         let pad = String(repeating: " ", count: width)
-        for note in d.notes { lines.append(style.blue("\(pad) =") + " note: \(note.visible)") }
+        for note in d.notes + (d.counterexample?.lines ?? []) { lines.append(style.blue("\(pad) =") + " note: \(note.visible)") }
         if let help = d.help { lines.append(style.blue("\(pad) =") + " " + style.cyan("help:") + " \(help.visible)") }
         return lines.joined(separator: "\n")
     }
@@ -94,7 +94,7 @@ public enum DiagnosticRenderer {
         }
         if let counterexample = d.counterexample {
             w.key("counterexample")
-            w.bytes(counterexample)
+            w.bytes(counterexample.json)
         }
         w.raw(" }")
     }
@@ -113,7 +113,7 @@ public enum DiagnosticRenderer {
             var message = d.message
             if let help = d.help { message += "\nhelp: \(help)" }
             // The evidence, as the text output shows it (the JSON form is in --format json and SARIF).
-            for note in d.notes where note.hasPrefix("counterexample") || note.hasPrefix("  move") { message += "\n" + note }
+            for line in d.counterexample?.lines ?? [] { message += "\n" + line }
             out += "::\(command) \(properties)::\(escapeData(message))\n"
         }
         let files = report.documents.count
@@ -211,7 +211,7 @@ public enum DiagnosticRenderer {
             if let counterexample = d.counterexample {
                 // A property bag (SARIF §3.8): the table, move and decision that show the finding.
                 w.raw(", \"properties\": { \"counterexample\": ")
-                w.bytes(counterexample)
+                w.bytes(counterexample.json)
                 w.raw(" }")
             }
             w.raw(" }")
