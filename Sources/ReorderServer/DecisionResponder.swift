@@ -59,7 +59,13 @@ struct DecisionResponder: HTTPResponder {
         let started = ContinuousClock.now
         var (route, name) = Self.match(request.uri.path)
         if route.playgroundOnly && !playground { (route, name) = (.unknown, nil) }
-        let reply = await answer(request, route: route, name: name)
+        var bodyRead = false
+        let reply = await answer(request, route: route, name: name, bodyRead: &bodyRead)
+        // A lingering close, as nginx and Go's net/http do: a body the answer did not read is
+        // read and discarded (bounded) before the answer goes out, so a client that writes its
+        // whole body before it reads (Python's http.client, urllib with `Connection: close`)
+        // gets the status, not a reset or a stall.
+        if !bodyRead { await linger(request.body, alreadyRead: 0) }
         let elapsed = ContinuousClock.now - started
         let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
         metrics.request(route: route.rawValue, status: reply.status, nanoseconds: nanoseconds)
@@ -87,7 +93,7 @@ struct DecisionResponder: HTTPResponder {
         }
     }
 
-    private func answer(_ request: Request, route: Route, name: String?) async -> Answer {
+    private func answer(_ request: Request, route: Route, name: String?, bodyRead: inout Bool) async -> Answer {
         if route == .unknown {
             return Answer(DecisionService.error(.notFound, "no route for \(request.method.rawValue) \(Self.printable(request.uri.path)); see /openapi.json"))
         }
@@ -112,6 +118,7 @@ struct DecisionResponder: HTTPResponder {
             return Answer(status: 200, body: ServerJSON.examples(store.snapshot, paths: policyPaths), contentType: "application/json")
         case .playgroundDecide:
             let body: [UInt8]
+            bodyRead = true
             switch await readBody(request) {
             case .success(let bytes): body = bytes
             case .failure(let refusal): return refusal.answer
@@ -129,6 +136,7 @@ struct DecisionResponder: HTTPResponder {
                 return Answer(DecisionService.error(.unknownPolicy, "no policy named '\(Self.printable(name ?? ""))' is served; GET /v1/policies lists them"))
             }
             let body: [UInt8]
+            bodyRead = true
             switch await readBody(request) {
             case .success(let bytes): body = bytes
             case .failure(let refusal): return refusal.answer
@@ -152,16 +160,51 @@ struct DecisionResponder: HTTPResponder {
     struct Refusal: Error { var answer: Answer }
 
     /// The request's body, at most `--max-body` bytes (checked against `Content-Length` first).
+    /// A body too large is still read to its end, within the lingering bounds, before the 413.
     private func readBody(_ request: Request) async -> Result<[UInt8], Refusal> {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBody {
+            await linger(request.body, alreadyRead: 0)
             return .failure(Refusal(answer: Answer(DecisionService.error(.tooLarge, "the body is \(length) bytes; at most \(maxBody) are accepted (--max-body)"))))
         }
+        var body: [UInt8] = []
+        var iterator = request.body.makeAsyncIterator()
         do {
-            var buffer = try await request.body.collect(upTo: maxBody)
-            return .success(buffer.readBytes(length: buffer.readableBytes) ?? [])
+            while let chunk = try await iterator.next() {
+                if body.count + chunk.readableBytes > maxBody {
+                    await linger(remainderOf: &iterator, alreadyRead: body.count + chunk.readableBytes)
+                    return .failure(Refusal(answer: Answer(DecisionService.error(.tooLarge, "the body is larger than \(maxBody) bytes (--max-body)"))))
+                }
+                body.append(contentsOf: chunk.readableBytesView)
+            }
         } catch {
-            return .failure(Refusal(answer: Answer(DecisionService.error(.tooLarge, "the body is larger than \(maxBody) bytes (--max-body)"))))
+            return .failure(Refusal(answer: Answer(DecisionService.error(.badRequest, "the body could not be read to its end"))))
         }
+        return .success(body)
+    }
+
+    /// At most this many bytes of a body that will not be used are read and discarded before
+    /// the answer (a lingering close); beyond it the connection is left to end as it may.
+    static let lingerBytes = 64 << 20
+    /// And for at most this long: a client that declares a body and stops sending gets its
+    /// answer after this wait, and the connection is closed.
+    static let lingerTime = Duration.seconds(2)
+
+    /// Reads and discards what is left of `body`, within ``lingerBytes`` and ``lingerTime``.
+    private func linger(_ body: RequestBody, alreadyRead: Int) async {
+        var iterator = body.makeAsyncIterator()
+        await linger(remainderOf: &iterator, alreadyRead: alreadyRead)
+    }
+
+    private func linger(remainderOf iterator: inout RequestBody.AsyncIterator, alreadyRead: Int) async {
+        let box = LingeringBody(iterator, read: alreadyRead)
+        // The reading task is cancelled when the time is up (NIO ends the stream then).
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await box.drain(upTo: Self.lingerBytes) }
+            group.addTask { try? await Task.sleep(for: Self.lingerTime) }
+            await group.next()
+            group.cancelAll()
+        }
+        iterator = box.iterator
     }
 
     /// The route a path names, and the policy name for the decision routes (percent-decoded).
@@ -199,5 +242,25 @@ struct DecisionResponder: HTTPResponder {
     static func printable(_ s: String) -> String {
         let cut = s.count > 200 ? String(s.prefix(200)) + "…" : s
         return cut.visible
+    }
+}
+
+/// The rest of a request body being read and discarded. Only one task touches it at a time:
+/// the draining child of ``DecisionResponder/linger(remainderOf:alreadyRead:)``, then, once the
+/// group is over, the handler; hence `@unchecked Sendable`.
+private final class LingeringBody: @unchecked Sendable {
+    var iterator: RequestBody.AsyncIterator
+    var read: Int
+
+    init(_ iterator: RequestBody.AsyncIterator, read: Int) {
+        self.iterator = iterator
+        self.read = read
+    }
+
+    func drain(upTo limit: Int) async {
+        while read <= limit, !Task.isCancelled {
+            guard let chunk = try? await iterator.next() else { return }
+            read += chunk.readableBytes
+        }
     }
 }

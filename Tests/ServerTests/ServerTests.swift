@@ -151,6 +151,48 @@ struct ServerTests {
         #expect(server.stop() == 0)
     }
 
+    /// Issue #26: a client that writes its whole body before it reads (Python's http.client,
+    /// urllib, which sends `Connection: close`) must get the status of an early refusal; the
+    /// server used to stop reading and the client stalled until its timeout.
+    @Test("a body the answer does not read is read and discarded first (lingering close): the client gets its 413 or 404")
+    func lingeringClose() throws {
+        let server = try ServerProcess(Self.policies + ["--max-body", String(1 << 20)])
+        let script = """
+            import http.client, sys
+            port, path, size, close = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4] == "close"
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            headers = {"Content-Type": "application/json"}
+            if close: headers["Connection"] = "close"
+            c.request("POST", path, body=b"x" * size, headers=headers)
+            r = c.getresponse()
+            print(r.status, r.read().decode()[:200])
+            """
+        let cases: [(path: String, size: Int, status: Int)] = [
+            ("/v1/policies/board/check", 6 << 20, 413),      // Content-Length above --max-body
+            ("/v1/policies/nope/check", 6 << 20, 404),       // refused before the body is read
+            ("/nothing", 6 << 20, 404),
+            ("/v1/policies/board/check", 1000, 400),         // read, and not JSON
+        ]
+        for c in cases {
+            for close in ["close", "keep-alive"] {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["python3", "-c", script, String(server.port), c.path, String(c.size), close]
+                let out = Pipe()
+                process.standardOutput = out
+                process.standardError = out
+                try process.run()
+                let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0 && text.hasPrefix("\(c.status) "), "\(c.path) \(close): \(text)")
+            }
+        }
+        // A raw socket that sends everything before reading, with `Connection: close`.
+        let raw = try server.request("POST", "/v1/policies/board/check", body: Array(repeating: UInt8(ascii: "x"), count: 6 << 20))
+        #expect(raw.status == 413 && raw.errorCode == "too-large")
+        #expect(server.stop() == 0)
+    }
+
     @Test("hostile bodies get a 4xx JSON error, never a 5xx, a hang or a crash")
     func hostileBodies() throws {
         let server = try ServerProcess(Self.policies + ["--max-body", String(1 << 20)])
