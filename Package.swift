@@ -41,6 +41,7 @@ let package = Package(
             name: "reorder-policy",
             dependencies: [
                 "ReorderPolicy",
+                "SpannedYAML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -49,10 +50,12 @@ let package = Package(
             name: "ReorderServer",
             dependencies: [
                 "ReorderPolicy",
+                "SpannedYAML",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -62,7 +65,9 @@ let package = Package(
             name: "reorder-policy-server",
             dependencies: [
                 "ReorderServer",
+                "ReorderPolicy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .plugin(
@@ -76,7 +81,7 @@ let package = Package(
         .testTarget(name: "SpannedYAMLTests", dependencies: ["SpannedYAML"]),
         // The engine against a brute-force reference; the round trip through the loader needs ReorderPolicy.
         .testTarget(name: "ReorderEngineTests", dependencies: ["ReorderEngine", "ReorderPolicy"]),
-        .testTarget(name: "ReorderPolicyTests", dependencies: ["ReorderPolicy"]),
+        .testTarget(name: "ReorderPolicyTests", dependencies: ["ReorderPolicy", "SpannedYAML"]),
         // Runs the built executable end to end; depending on it makes `swift test` build it.
         .testTarget(name: "CLITests", dependencies: ["ReorderPolicy", "reorder-policy"], exclude: ["Golden", "Fixtures"]),
         // Starts the built server on a free loopback port and talks HTTP to it.

@@ -148,7 +148,7 @@ struct PolicyDecoder {
         let before = d.diagnostics.count
         guard let keys = d.mapping(entry.value, in: "'\(entry.name)' of a section rule", known: known) else { return nil }
         let anchor = isPin ? keys["anchor"].flatMap { self.anchor($0.value) } : nil
-        let given = (entry.value.mapping ?? []).filter { ["section", "first", "last"].contains($0.name) }
+        let given = (entry.value.mapping ?? []).filter { SectionTargetKey(rawValue: $0.name) != nil }
         guard let first = given.first else {
             // After an unknown key (`lock: { kind: x }`) that key is the mistake to show.
             if !d.diagnostics[before...].contains(where: { $0.code == .unknownKey }) {
@@ -162,10 +162,11 @@ struct PolicyDecoder {
             return nil
         }
         let target: SectionRuleTarget?
-        switch first.name {
-        case "section": target = sectionSelector(first.value, "'section'").map { .sections($0) }
-        case "first": target = d.integer(first.value, "'first'", minimum: 1).map { .first($0) }
-        default: target = d.integer(first.value, "'last'", minimum: 1).map { .last($0) }
+        switch SectionTargetKey(rawValue: first.name) {
+        case .section?: target = sectionSelector(first.value, "'section'").map { .sections($0) }
+        case .first?: target = d.integer(first.value, "'first'", minimum: 1).map { .first($0) }
+        case .last?: target = d.integer(first.value, "'last'", minimum: 1).map { .last($0) }
+        case nil: target = nil  // `given` holds only these keys
         }
         guard let target else { return nil }
         return SectionRule(isPin ? .pin(target, anchor: anchor) : .lock(target), metadata: meta)
@@ -220,7 +221,7 @@ struct PolicyDecoder {
             selector.section = sectionSelector(entry.value, "'section'")
             ok = ok && selector.section != nil
         }
-        let positional = (node.mapping ?? []).filter { ["first", "last", "index"].contains($0.name) }
+        let positional = (node.mapping ?? []).filter { PositionKey(rawValue: $0.name) != nil }
         if positional.count > 1 {
             for extra in positional.dropFirst() {
                 d.error(.selectorConflict, "'\(extra.name)' cannot be combined with '\(positional[0].name)' in one selector", extra.key,
@@ -228,10 +229,11 @@ struct PolicyDecoder {
             }
             ok = false
         } else if let entry = positional.first {
-            switch entry.name {
-            case "first": selector.position = d.integer(entry.value, "'first'", minimum: 1).map { .first($0) }
-            case "last": selector.position = d.integer(entry.value, "'last'", minimum: 1).map { .last($0) }
-            default: selector.position = integers(entry.value, "'index'").map { .indices($0) }
+            switch PositionKey(rawValue: entry.name) {
+            case .first?: selector.position = d.integer(entry.value, "'first'", minimum: 1).map { .first($0) }
+            case .last?: selector.position = d.integer(entry.value, "'last'", minimum: 1).map { .last($0) }
+            case .index?: selector.position = integers(entry.value, "'index'").map { .indices($0) }
+            case nil: selector.position = nil  // `positional` holds only these keys
             }
             ok = ok && selector.position != nil
         }
@@ -371,4 +373,14 @@ extension PolicyDecoder: RuleArgumentReader {
         }
         d.error(code, message, node, help: help)
     }
+}
+
+/// The keys that say which sections a section rule selects (exactly one is given).
+private enum SectionTargetKey: String {
+    case section, first, last
+}
+
+/// The positional keys of a row selector (at most one is given).
+private enum PositionKey: String {
+    case first, last, index
 }

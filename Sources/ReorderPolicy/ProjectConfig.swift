@@ -384,8 +384,8 @@ struct ConfigDecoder {
         let known = ProjectConfig.configurableCodes.map(\.rawValue)
         for entry in entries {
             let code = DiagnosticCode(rawValue: entry.name)
-            guard ProjectConfig.configurableCodes.contains(code) else {
-                let isError = DiagnosticCatalog.entries.contains { $0.0 == code }
+            guard let code, ProjectConfig.configurableCodes.contains(code) else {
+                let isError = code != nil
                 var message = isError
                     ? "'\(entry.name)' is an error, and errors cannot be configured"
                     : "unknown warning code '\(entry.name)'"

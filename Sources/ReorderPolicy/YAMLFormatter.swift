@@ -1,10 +1,5 @@
 import SpannedYAML
 
-extension DiagnosticCode {
-    /// `fmt` could not lay the file out without changing what it says (it is left as it is).
-    public static let formatUnsafe: Self = "format-unsafe"
-}
-
 /// `fmt`: lays out a policy (or table, or moves) file canonically and keeps every comment.
 ///
 /// libyaml's events carry no comments, so the formatter works from the source text and the

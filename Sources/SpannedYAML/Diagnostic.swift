@@ -1,35 +1,54 @@
 /// A stable diagnostic code such as `unknown-key`; codes never change once published.
-public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Comparable, ExpressibleByStringLiteral, CustomStringConvertible {
-    /// The code as printed, e.g. `yaml-alias`.
-    public var rawValue: String
+///
+/// A closed set: every code of every module is a case here, and `DiagnosticCatalog` switches
+/// over them with no `default:`, so a code without a description does not compile.
+public enum DiagnosticCode: String, CaseIterable, Hashable, Sendable, Comparable, CustomStringConvertible {
+    // YAML handling (SPEC §4).
+    case yamlSyntax = "yaml-syntax"
+    case yamlAlias = "yaml-alias"
+    case yamlTag = "yaml-tag"
+    case yamlMultiDocument = "yaml-multi-document"
+    case yamlEmpty = "yaml-empty"
+    case duplicateKey = "duplicate-key"
+    case tooDeep = "too-deep"
+    case tooLarge = "too-large"
+    // Decoding (SPEC §4).
+    case unknownKey = "unknown-key"
+    case missingKey = "missing-key"
+    case typeMismatch = "type-mismatch"
+    case invalidValue = "invalid-value"
+    case unsupportedVersion = "unsupported-version"
+    case ruleKind = "rule-kind"
+    case duplicateRuleID = "duplicate-rule-id"
+    case selectorConflict = "selector-conflict"
+    /// A path that cannot be read (not a SPEC §4 code; exit status 2).
+    case unreadable = "unreadable"
+    /// Two policy files served by one decision server share a `name`.
+    case duplicatePolicyName = "duplicate-policy-name"
+    // Analysis warnings (`lint`, SPEC §10).
+    /// A `lock` whose rows other moves can shift.
+    case lockDisplaced = "lock-displaced"
+    /// A rule that changes no decision on any table.
+    case deadRule = "dead-rule"
+    /// A selector that selects nothing on any table, or an accept that admits nothing.
+    case neverSelects = "never-selects"
+    /// A section that takes no row from elsewhere although a `capacity.max` expects some.
+    case closedSection = "closed-section"
+    /// `capacity` bounds no section can meet.
+    case capacityConflict = "capacity-conflict"
+    /// A row pinned to both ends by different rules.
+    case conflictingAnchors = "conflicting-anchors"
+    /// Rows that are not held but can never move anywhere.
+    case stuckRow = "stuck-row"
+    /// The analysis's enumeration ran out of its work budget.
+    case analysisBudget = "analysis-budget"
+    /// A waiver comment that matches no finding.
+    case unusedWaiver = "unused-waiver"
+    /// `fmt` could not lay the file out without changing what it says (it is left as it is).
+    case formatUnsafe = "format-unsafe"
 
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
     public var description: String { rawValue }
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-
-    // YAML handling (SPEC §4).
-    public static let yamlSyntax: Self = "yaml-syntax"
-    public static let yamlAlias: Self = "yaml-alias"
-    public static let yamlTag: Self = "yaml-tag"
-    public static let yamlMultiDocument: Self = "yaml-multi-document"
-    public static let yamlEmpty: Self = "yaml-empty"
-    public static let duplicateKey: Self = "duplicate-key"
-    public static let tooDeep: Self = "too-deep"
-    public static let tooLarge: Self = "too-large"
-    // Decoding (SPEC §4).
-    public static let unknownKey: Self = "unknown-key"
-    public static let missingKey: Self = "missing-key"
-    public static let typeMismatch: Self = "type-mismatch"
-    public static let invalidValue: Self = "invalid-value"
-    public static let unsupportedVersion: Self = "unsupported-version"
-    public static let ruleKind: Self = "rule-kind"
-    public static let duplicateRuleID: Self = "duplicate-rule-id"
-    public static let selectorConflict: Self = "selector-conflict"
-    /// A path that cannot be read (not a SPEC §4 code; exit status 2).
-    public static let unreadable: Self = "unreadable"
-    /// Two policy files served by one decision server share a `name`.
-    public static let duplicatePolicyName: Self = "duplicate-policy-name"
 }
 
 /// How serious a diagnostic is.

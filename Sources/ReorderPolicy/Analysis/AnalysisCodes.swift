@@ -1,24 +1,4 @@
 import SpannedYAML
-extension DiagnosticCode {
-    // Analysis warnings (`lint`), found by trying every move on every small table.
-    /// A `lock` whose rows other moves can shift.
-    public static let lockDisplaced: Self = "lock-displaced"
-    /// A rule that changes no decision on any table analysed.
-    public static let deadRule: Self = "dead-rule"
-    /// A selector that selects nothing on any table analysed.
-    public static let neverSelects: Self = "never-selects"
-    /// A section that takes no row from elsewhere although a `capacity.max` expects some.
-    public static let closedSection: Self = "closed-section"
-    /// `capacity` with `min` above `max`.
-    public static let capacityConflict: Self = "capacity-conflict"
-    /// A row pinned to both ends by different rules.
-    public static let conflictingAnchors: Self = "conflicting-anchors"
-    /// Rows that are not held but can never move anywhere.
-    public static let stuckRow: Self = "stuck-row"
-    /// The analysis ran out of its time budget before trying every table.
-    public static let analysisBudget: Self = "analysis-budget"
-}
-
 /// How large the tables analysed by `lint` are.
 public struct AnalysisBound: Sendable, Hashable, CustomStringConvertible {
     /// Most sections in a table.

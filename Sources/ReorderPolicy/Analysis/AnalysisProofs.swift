@@ -35,15 +35,10 @@ enum AnalysisProofs {
     /// The selector that says which rows or sections a rule is about (not `from` or `rows` of
     /// an accept: `from: []` is how a section is closed, on purpose).
     static func subject(_ rule: RowRule) -> (rows: RowSelector?, sections: SectionSelector?) {
-        switch rule.kind.argument {
-        case let r as LockRule: (r.rows, nil)
-        case let r as PinRule: (r.rows, nil)
-        case let r as KeepInSectionRule: (r.rows, nil)
-        case let r as KeepOrderRule: (nil, r.section)
-        case let r as AcceptRule: (nil, r.section)
-        case let r as CapacityRule: (nil, r.section)
-        case let r as ReserveRule: (nil, r.section)
-        default: (nil, nil)
+        switch rule.kind.meaning {
+        case .hold(let rows, _, _), .keepInSection(let rows): (rows, nil)
+        case .keepOrder(let section), .accept(let section, _, _), .capacity(let section, _, _, _): (nil, section)
+        case .reserve(_, _, let sections): (nil, sections)
         }
     }
 

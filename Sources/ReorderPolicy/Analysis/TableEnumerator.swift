@@ -65,7 +65,7 @@ struct TableEnumerator {
         for rule in policy.sectionRules {
             switch rule.kind {
             case .lock(.sections(let s)), .pin(.sections(let s), _): addSections(s)
-            default: break
+            case .lock(.first), .lock(.last), .pin(.first, _), .pin(.last, _): break
             }
         }
         mentionedIDs = Set(ids.all)

@@ -1,11 +1,6 @@
 import SpannedYAML
 import Foundation
 
-extension DiagnosticCode {
-    /// A waiver comment that matches no finding.
-    public static let unusedWaiver: Self = "unused-waiver"
-}
-
 /// A finding a policy author acknowledged with a waiver comment.
 public struct SuppressedFinding: Sendable, Hashable {
     /// The finding, as it would have been reported.
@@ -32,7 +27,8 @@ enum Waivers {
         let span: Span
         /// The line of the rule item it applies to.
         let line: Int
-        let codes: [DiagnosticCode]
+        /// The codes as written (an unknown one matches nothing, and the waiver says so).
+        let codes: [String]
         let reason: String
     }
 
@@ -63,7 +59,7 @@ enum Waivers {
                 reason = String(body[dash.upperBound...]).trimmingCharacters(in: .whitespaces)
                 body = body[..<dash.lowerBound]
             }
-            let codes = body.split(whereSeparator: { $0 == "," || $0 == " " }).map { DiagnosticCode(rawValue: String($0)) }
+            let codes = body.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
             var line = c.line
             if !c.trailing {
                 line += 1
@@ -87,7 +83,7 @@ enum Waivers {
         for d in diagnostics {
             let match = waivers.indices.first { w in
                 d.severity == .warning && ProjectConfig.configurableCodes.contains(d.code)
-                    && waivers[w].line == d.span.start.line && waivers[w].codes.contains(d.code)
+                    && waivers[w].line == d.span.start.line && waivers[w].codes.contains(d.code.rawValue)
             }
             if let match {
                 used.insert(match)
@@ -98,7 +94,7 @@ enum Waivers {
         }
         if judged {
             for (w, waiver) in waivers.enumerated() where !used.contains(w) {
-                let names = waiver.codes.map(\.rawValue).joined(separator: ", ")
+                let names = waiver.codes.joined(separator: ", ")
                 kept.append(Diagnostic(.warning, code: .unusedWaiver,
                                        message: "the waiver for \(names.isEmpty ? "no code" : names) matches no finding of the rule on line \(waiver.line)",
                                        file: file, span: waiver.span,
