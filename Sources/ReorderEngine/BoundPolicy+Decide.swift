@@ -93,8 +93,8 @@ extension BoundPolicy {
         }
         var violations: [Violation] = []
         for index in effects.indices where breaks(effects[index], from, to) {
-            // Reasons are worded only for the rules that are broken.
-            violations.append(violation(index, evaluateRowRule(index, from, to).reason))
+            // Reasons are worded only for the rules that are broken (each decided once).
+            violations.append(violation(index, wordRowRule(index, from, to, broken: true).reason))
         }
         let target = retargetCancel ? from : nearest(to: to, context)
         return Decision(move: move, kind: target == from ? .rejected : .retargeted, target: .row(target), violations: violations)
@@ -109,7 +109,11 @@ extension BoundPolicy {
     /// One row rule's verdict on moving the (movable) row at `from` to `to`: violated or not
     /// from its effects (``breaks(_:_:_:)``), worded by its unit.
     func evaluateRowRule(_ index: Int, _ from: Position, _ to: Position) -> RuleFinding {
-        let broken = breaks(effects[index], from, to)
+        wordRowRule(index, from, to, broken: breaks(effects[index], from, to))
+    }
+
+    /// The verdict of ``evaluateRowRule(_:_:_:)`` once `broken` is known.
+    func wordRowRule(_ index: Int, _ from: Position, _ to: Position, broken: Bool) -> RuleFinding {
         let check = RowCheck(bound: self, effects: effects[index], from: from, to: to, broken: broken)
         switch compiled.rules[index].word(check) {
         case .notApplicable(let reason): return broken ? .violated(reason) : .notApplicable(reason)
