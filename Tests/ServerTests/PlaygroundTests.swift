@@ -143,22 +143,13 @@ import Testing
         let server = try ServerProcess(["--policies", "policies", "--playground"])
         let screenshot = Build.packageRoot.appendingPathComponent(".build/playground-screenshot.png")
         let script = Build.packageRoot.appendingPathComponent("Tests/ServerTests/browser_playground.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "http://127.0.0.1:\(server.port)", Build.executable("reorder-policy").path,
-                             Build.packageRoot.appendingPathComponent("policies").path, screenshot.path]
-        process.currentDirectoryURL = Build.packageRoot
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (status, text) = try Build.python([script.path, "http://127.0.0.1:\(server.port)", Build.executable("reorder-policy").path,
+                                               Build.packageRoot.appendingPathComponent("policies").path, screenshot.path])
         #expect(server.stop() == 0)
-        if process.terminationStatus == 3 && !Self.inCI {
+        if status == 3 && !Self.inCI {
             print("skipped outside CI: \(text)")  // .ci/run installs Chromium, chromedriver and Selenium
             return
         }
-        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(status == 0, "\(text)")
     }
 }

@@ -44,6 +44,22 @@ enum Build {
         process.waitUntilExit()
         return (process.terminationStatus, [UInt8](data))
     }
+
+    /// Runs `python3` with `arguments` from the package root: its exit status and its standard
+    /// output and error together (the real consumers the tests drive are Python programs).
+    static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        process.currentDirectoryURL = packageRoot
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
 }
 
 /// The built `reorder-policy-server`, started on a free loopback port and stopped by the test.

@@ -175,16 +175,8 @@ struct ServerTests {
         ]
         for c in cases {
             for close in ["close", "keep-alive"] {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["python3", "-c", script, String(server.port), c.path, String(c.size), close]
-                let out = Pipe()
-                process.standardOutput = out
-                process.standardError = out
-                try process.run()
-                let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
-                #expect(process.terminationStatus == 0 && text.hasPrefix("\(c.status) "), "\(c.path) \(close): \(text)")
+                let run = try Build.python(["-c", script, String(server.port), c.path, String(c.size), close])
+                #expect(run.status == 0 && run.output.hasPrefix("\(c.status) "), "\(c.path) \(close): \(run.output)")
             }
         }
         // A raw socket that sends everything before reading, with `Connection: close`.
@@ -438,16 +430,8 @@ struct ServerTests {
         let spec = dir.appendingPathComponent("openapi.json")
         try Data(reply.body).write(to: spec)
         let script = Build.packageRoot.appendingPathComponent("Tests/ServerTests/validate_openapi.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, spec.path, "http://127.0.0.1:\(server.port)"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let run = try Build.python([script.path, spec.path, "http://127.0.0.1:\(server.port)"])
+        #expect(run.status == 0, "\(run.output)")
         #expect(server.stop() == 0)
     }
 }
