@@ -65,7 +65,8 @@ struct DecisionResponder: HTTPResponder {
         // read and discarded (bounded) before the answer goes out, so a client that writes its
         // whole body before it reads (Python's http.client, urllib with `Connection: close`)
         // gets the status, not a reset or a stall.
-        if !bodyRead { await linger(request.body, alreadyRead: 0) }
+        // A request that declares no body (GET /health, /metrics) has nothing to discard.
+        if !bodyRead && Self.declaresBody(request) { await linger(request.body, alreadyRead: 0) }
         let elapsed = ContinuousClock.now - started
         let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
         metrics.request(route: route.rawValue, status: reply.status, nanoseconds: nanoseconds)
@@ -167,6 +168,7 @@ struct DecisionResponder: HTTPResponder {
             return .failure(Refusal(answer: Answer(DecisionService.error(.tooLarge, "the body is \(length) bytes; at most \(maxBody) are accepted (--max-body)"))))
         }
         var body: [UInt8] = []
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > 0 { body.reserveCapacity(length) }
         var iterator = request.body.makeAsyncIterator()
         do {
             while let chunk = try await iterator.next() {
@@ -180,6 +182,12 @@ struct DecisionResponder: HTTPResponder {
             return .failure(Refusal(answer: Answer(DecisionService.error(.badRequest, "the body could not be read to its end"))))
         }
         return .success(body)
+    }
+
+    /// Whether the request says a body follows: a non-zero `Content-Length`, or chunks.
+    static func declaresBody(_ request: Request) -> Bool {
+        if request.headers[.transferEncoding] != nil { return true }
+        return request.headers[.contentLength].flatMap(Int.init).map { $0 > 0 } ?? false
     }
 
     /// At most this many bytes of a body that will not be used are read and discarded before
