@@ -358,7 +358,6 @@ public struct PolicyAnalyzer {
         }
         let anchorHelp = "a row held at both its index and its distance from the end keeps its whole section's size fixed: no row can enter or leave; pin it with one anchor"
         if let pairs = exact.doublyHeld {
-            let rowConstant = Vocabulary([policy]).rowConstant
             // SPEC §10: every rule that holds a row at both ends with another is named by a
             // finding, once: pairs in order, each reported while one of its rules is not yet
             // named, at a rule its counterexample's move breaks (the later one when it breaks
@@ -368,7 +367,7 @@ public struct PolicyAnalyzer {
             for pair in pairs {
                 let open = Set([pair.first, pair.second]).subtracting(named)
                 guard !open.isEmpty else { continue }
-                let (example, broken) = anchorEvidence(pair, compiled, rowConstant: rowConstant, breaking: open)
+                let (example, broken) = anchorEvidence(pair, compiled, rowConstant: exact.rowConstant, breaking: open)
                 guard let at = broken.intersection(open).max() else { continue }
                 let other = at == pair.second ? pair.first : pair.second
                 named.formUnion(broken)

@@ -10,6 +10,9 @@ struct ExactAnalysis {
     var dead: [Int] = []
     /// Accepts under which no row from another section ever enters.
     var admitsNothing: [Int] = []
+    /// The largest row position constant (``Vocabulary/rowConstant``): a row further in than
+    /// this from both ends is at no place a selector names.
+    let rowConstant: Int
     /// Whether no row can move anywhere on any table (every move of every row that can be picked
     /// up is refused): then no lock's row is ever shifted either.
     var nothingMoves = false
@@ -57,6 +60,7 @@ struct ExactAnalysis {
     init(_ policy: Policy, _ compiled: CompiledPolicy, work: Int = defaultWork) {
         let rules = policy.rules.enumerated().map { AnalysedRule(policy: 0, index: $0.offset, meaning: $0.element.kind.meaning) }
         let vocabulary = Vocabulary([policy])
+        rowConstant = vocabulary.rowConstant
         var search = MoveSearch(rules: rules, policies: [compiled], vocabulary: vocabulary, budget: work)
         // Last to first: a rule found dead is left out of the questions about the rules before
         // it, so of two copies only the later is reported, and the dead rules can be deleted
