@@ -41,6 +41,9 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         AnalysisCase(.closedSection, fires: false, "  - accept: { section: Done, from: [] }\n"),
         AnalysisCase(.capacityConflict, fires: true, "  - »capacity: { section: all, min: 3, max: 2 }\n"),
         AnalysisCase(.capacityConflict, fires: false, "  - capacity: { section: all, min: 1, max: 2 }\n"),
+        // A capacity whose `rows` selects nothing limits no row: it conflicts with nothing.
+        AnalysisCase(.capacityConflict, fires: false, "  - capacity: { section: all, min: 4, max: 1, rows: { not: all } }\n"),
+        AnalysisCase(.capacityConflict, fires: false, "  - capacity: { section: all, max: 1, rows: { not: all } }\n  - capacity: { section: all, min: 4, rows: { not: all } }\n"),
         AnalysisCase(.conflictingAnchors, fires: true, counterexample: true, "  - »pin: { last: 1, anchor: start }\n  - reserve: { last: 1 }\n"),
         AnalysisCase(.conflictingAnchors, fires: false, "  - pin: { last: 1 }\n  - reserve: { last: 1 }\n"),
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - »pin: { index: [0, 2] }\n  - keep-in-section: all\n"),
@@ -118,6 +121,9 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
                 #expect(problems.isEmpty && table != nil, "\(yaml)")
                 // And as data, it reproduces: the policy decides its move as it says.
                 let json = try #require(d.counterexample?.json)
+                // Filler rows (the search's and the enumeration's) are shown as row-1, row-2, ...
+                let example = try #require(d.counterexample as? Counterexample)
+                #expect(example.table.sections.flatMap(\.rows).allSatisfy { $0.id != "row" && !$0.id.hasPrefix("·") }, "\(example.lines)")
                 #expect(try Reproduction.decision(json, policy: document) == Reproduction.claimed(json), "\(json)")
                 // SPEC §10: the rule the finding stands at is among the move's violations (a
                 // lock's shifted row is shown by a move it allows: a lock refuses nothing there).
@@ -196,6 +202,10 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         let single = PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n  - lock: { first: 1 }\n", path: "a.yaml")
         let found = PolicyAnalyzer.analyze(single, bound: AnalysisBound(sections: 6, rows: 8), budget: 0.05)
         #expect(found.map(\.code) == [.lockDisplaced])
+        // Where one exact query shows that no row can move on any table, no lock's row is ever
+        // shifted: the enumeration does not run, and spends no budget.
+        let still = PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n  - lock: all\n", path: "a.yaml")
+        #expect(!PolicyAnalyzer.analyze(still, bound: AnalysisBound(sections: 6, rows: 8), budget: 0.05).contains { $0.code == .analysisBudget })
     }
 }
 
