@@ -181,6 +181,17 @@ public struct PolicyAnalyzer {
             return true
         } }
         var out = report(facts, anchors, exact, full)
+        if let constants = exact.unsearchable {
+            // SPEC §10: what cannot be decided is not claimed, and the user is told so; the
+            // message names the policy's constants only, never how far the work got.
+            let which = [constants.rowConstant > 0 ? "row positions up to \(constants.rowConstant)" : nil,
+                         constants.sectionConstant > 0 ? "section positions up to \(constants.sectionConstant)" : nil].compactMap { $0 }
+            out.append(Diagnostic(
+                .warning, code: .analysisBudget,
+                message: "the exact analysis did not run: this policy names \(which.joined(separator: " and ")), and deciding its properties on every table would take more than its work budget; findings it would make are missing (only repeated rules are reported)",
+                file: source.path, span: Span(at: .start),
+                help: "the engine decides moves with these constants as written; only lint's proofs are skipped (docs/ANALYSIS.md, \"Large position constants\")"))
+        }
         if stopped, let budget {
             out.append(Diagnostic(
                 .warning, code: .analysisBudget,

@@ -173,7 +173,7 @@ struct ChangeFinder {
     /// can be dropped on a section that one pins while none of the sections it shifts is pinned
     /// by the other. Tables of up to `2·Cs + 2` sections suffice (docs/ANALYSIS.md).
     mutating func sectionDifferences() {
-        guard search.sectionsComplete else {
+        guard search.searchable else {
             if !policies[0].policy.sectionRules.isEmpty || !policies[1].policy.sectionRules.isEmpty { undecided = true }
             return
         }
@@ -222,8 +222,8 @@ struct ChangeFinder {
         let nearest = policies[0].policy.retarget == .nearest ? 0 : 1
         // Sections.
         let bound = 2 * vocabulary.sectionConstant + 3
-        if !search.sectionsComplete { retargetUnknown = true }
-        if search.sectionsComplete && bound >= 3 {
+        if !search.searchable { retargetUnknown = true }
+        if search.searchable && bound >= 3 {
             sections: for count in 3...bound {
                 for a in 0..<count {
                     guard let mover = section(at: a, of: count, where: { !sectionStatus(nearest, $0).held }) else { continue }

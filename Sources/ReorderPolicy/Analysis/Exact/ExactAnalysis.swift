@@ -18,6 +18,9 @@ struct ExactAnalysis {
     var nothingMoves = false
     /// Whether some question went unanswered (budget or an unconfirmed candidate).
     var incomplete = false
+    /// Why the search answered nothing at all, when it did not start: the position constants
+    /// call for more frames than its work budget (``MoveSearch/searchable``).
+    var unsearchable: (rowConstant: Int, sectionConstant: Int)? = nil
     /// Row positions from which no row ever moves (SPEC §10.4).
     var frozen: [Frozen] = []
     /// Pairs of capacity rules (the one with `max`, the later one with `min`) that count the
@@ -62,6 +65,9 @@ struct ExactAnalysis {
         let vocabulary = Vocabulary([policy])
         rowConstant = vocabulary.rowConstant
         var search = MoveSearch(rules: rules, policies: [compiled], vocabulary: vocabulary, budget: work)
+        if !search.searchable && vocabulary.sectionTags.count <= 12 {
+            unsearchable = (vocabulary.rowConstant, vocabulary.sectionConstant)
+        }
         // Last to first: a rule found dead is left out of the questions about the rules before
         // it, so of two copies only the later is reported, and the dead rules can be deleted
         // together (rules only ever add refusals, so the decisions are squeezed between those
@@ -223,6 +229,10 @@ struct ExactAnalysis {
     /// every section or in the sections a pin or reserve names: a row there that no rule holds
     /// exists on some table, and no such row on any table has a valid move.
     private mutating func findFrozen(_ search: inout MoveSearch, _ rules: [AnalysedRule], all: Set<Int>, holders: Set<Int>) {
+        guard search.searchable else {
+            incomplete = true
+            return
+        }
         var classes: [SectionSelector?] = [nil], namedBy: [Int?] = [nil]
         for (r, rule) in rules.enumerated() where all.contains(r) {
             var named: SectionSelector? = nil

@@ -86,7 +86,7 @@ extension MoveSearch {
 
     /// Finds a row move that does what `q` asks, on any table (docs/ANALYSIS.md).
     mutating func findMove(_ q: MoveQuery) -> SearchResult {
-        guard sectionsComplete else { return .unknown }
+        guard searchable else { return .unknown }
         // No row that the query lets move exists at all (every row is held): no move either.
         // The rows tried by ``findRow(_:)`` are the moving rows of every frame.
         if !q.mustNotHold.isEmpty || !q.mustHold.isEmpty {
@@ -374,7 +374,7 @@ extension MoveSearch {
     /// A row that meets the query's hold conditions, its `source` place and `sourceSection`,
     /// on some table; the witness moves it to the other end of its section.
     mutating func findRow(_ q: MoveQuery) -> SearchResult {
-        guard sectionsComplete else { return .unknown }
+        guard searchable else { return .unknown }
         for g in geometries(cross: false) {
             for site in distinctSections(g.s, g.count) {
                 if let sourceSection = q.sourceSection, !sourceSection(site) { continue }
@@ -408,7 +408,7 @@ extension MoveSearch {
     /// sites the search knows (every section class at every place, every row place up to the
     /// shapes' length) decide it; the candidate is confirmed on the engine.
     mutating func findDoublyHeldRow(_ a: Int, _ b: Int) -> HeldRowResult {
-        guard sectionsComplete else { return .unknown }
+        guard searchable else { return .unknown }
         let ma = rules[a].meaning, mb = rules[b].meaning
         for g in geometries(cross: false) {
             for site in distinctSections(g.s, g.count) {
@@ -456,7 +456,7 @@ extension MoveSearch {
 
     /// Whether some row of some table matches `selector` (nil: unknown, out of budget).
     mutating func rowSelectorSelectsSomething(_ selector: RowSelector) -> Bool? {
-        guard sectionsComplete else { return nil }
+        guard searchable else { return nil }
         for g in geometries(cross: false) {
             for site in distinctSections(g.s, g.count) {
                 for shape in shapes(x: true, slot: false) {
@@ -472,7 +472,7 @@ extension MoveSearch {
 
     /// Whether some section of some table matches `selector`.
     mutating func sectionSelectorSelectsSomething(_ selector: SectionSelector) -> Bool? {
-        guard sectionsComplete else { return nil }
+        guard searchable else { return nil }
         // Every section the vocabulary builds (not one per profile of the row rules' selectors:
         // a section rule's selector may tell apart sections those do not).
         for g in geometries(cross: false) {

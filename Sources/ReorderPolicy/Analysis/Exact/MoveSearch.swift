@@ -87,6 +87,7 @@ struct MoveSearch {
         self.vocabulary = vocabulary
         solver = RowSolver(vocabulary)
         self.budget = budget
+        initialBudget = budget
         var selectors: [SectionSelector] = []
         func row(_ s: RowSelector) {
             s.alternatives?.forEach(row)
@@ -122,8 +123,23 @@ struct MoveSearch {
         return out
     }()
 
-    /// Whether the vocabulary's sections were all built (more than 12 section tag classes are not).
-    var sectionsComplete: Bool { vocabulary.sectionTags.count <= 12 }
+    /// Whether the search covers every table up to the small-model bound: the vocabulary's
+    /// sections are all built (more than 12 section tag classes are not), and the frames and
+    /// shapes that the position constants call for fit in the work budget. Otherwise every
+    /// question is answered *unknown* at once and nothing is claimed (docs/ANALYSIS.md, "Large
+    /// position constants"): the shapes grow as C⁴ and the frames as Cs³, so `last: 80000`
+    /// would otherwise build billions of them.
+    var searchable: Bool { vocabulary.sectionTags.count <= 12 && frameWork <= Double(initialBudget) }
+
+    /// The budget this search started with.
+    let initialBudget: Int
+
+    /// About how many cells the shapes (with the moving row and the slot) and frames hold:
+    /// `(2C)⁴/4 + (2Cs + 2)³`, computed before any is built.
+    var frameWork: Double {
+        let n = 2 * Double(vocabulary.rowConstant) + 1, m = 2 * Double(vocabulary.sectionConstant) + 2
+        return n * n * n * n / 4 + m * m * m
+    }
 
     /// ``distinctSections(_:_:)`` per place: they depend on the rules only, not on the query.
     private var distinctCache: [[Int]: [SectionSite]] = [:]
