@@ -21,7 +21,14 @@ package final class RowContentMemo {
     private let representatives: [Row]
     /// The keys asked at each test site, in the order a bind reaches them, with per class
     /// 0 (not yet asked), 1 (no) or 2 (yes).
-    private var sites: [(keys: CompiledRowSelector.AttributeKeys, answers: UnsafeMutablePointer<UInt8>)] = []
+    private var sites: [(keys: SiteKeys, answers: UnsafeMutablePointer<UInt8>)] = []
+
+    /// What a test site asks of a row: a selector's id/kind/tag keys, or a whole selector that
+    /// reads the row's content only (a list or a `not`, ``CompiledRowSelector/isContentOnly``).
+    enum SiteKeys: Equatable {
+        case attributes(CompiledRowSelector.AttributeKeys)
+        case content(CompiledRowSelector)
+    }
     /// Per site, its answer for every row in table order, once a bind has asked for all of
     /// them; moved with the rows by ``apply(_:)`` (the standard library's memmove, no test
     /// per row), so later binds take the array as it is.
@@ -106,7 +113,7 @@ package final class RowContentMemo {
 
     /// A test site for `keys`: the site with number `site`, reused when a bind asks the same
     /// keys there again, cleared when they differ (a bind reaches its sites in rule order).
-    func site(_ site: Int, _ keys: CompiledRowSelector.AttributeKeys) -> Site {
+    func site(_ site: Int, _ keys: SiteKeys) -> Site {
         let classCount = Swift.max(representatives.count, 1)
         if site < sites.count {
             if sites[site].keys != keys {
@@ -119,7 +126,8 @@ package final class RowContentMemo {
             answers.initialize(repeating: 0, count: classCount)
             sites.append((keys, answers))
         }
-        return Site(memo: self, number: site, classes: classes, starts: starts, answers: sites[site].answers)
+        let whole = if case .content = keys { true } else { false }
+        return Site(memo: self, number: site, classes: classes, starts: starts, answers: sites[site].answers, wholeContent: whole)
     }
 
     /// The answers of `site` for every row in table order: cached after the first bind.
@@ -146,6 +154,8 @@ package final class RowContentMemo {
         let classes: UnsafePointer<Int32>
         let starts: UnsafePointer<Int>
         let answers: UnsafeMutablePointer<UInt8>
+        /// Whether the site asks the whole selector (``SiteKeys/content(_:)``), not its keys.
+        let wholeContent: Bool
 
         /// Whether `selector`'s keys match row `k` of section `u` (asked once per class).
         @inline(__always)
@@ -153,7 +163,8 @@ package final class RowContentMemo {
             let c = Int(classes[starts[u] + k])
             let answer = answers[c]
             if answer != 0 { return answer == 2 }
-            let yes = selector.matchesAttributes(memo.representatives[c])
+            let row = memo.representatives[c]
+            let yes = wholeContent ? selector.matchesContent(row) : selector.matchesAttributes(row)
             answers[c] = yes ? 2 : 1
             return yes
         }

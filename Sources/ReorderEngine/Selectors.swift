@@ -180,7 +180,7 @@ public struct RowSelector: Hashable, Sendable {
 /// A row selector prepared for fast matching: id, kind and tag lists become sets. A plain
 /// mapping keeps the fast positional paths; a list or a `not` is matched row by row at bind
 /// (``RowMatcher``), so per move it costs what an id selector costs.
-struct CompiledRowSelector: Sendable {
+struct CompiledRowSelector: Sendable, Equatable {
     let section: SectionSelector?
     let position: RowPositionFilter?
     let ids: Set<String>?
@@ -206,6 +206,21 @@ struct CompiledRowSelector: Sendable {
 
     /// True when matching needs a look at each row (ids, kinds, tags, or any list or `not`).
     var filtersAttributes: Bool { ids != nil || kinds != nil || tags != nil || !isPlain }
+
+    /// Whether the selector reads a row's id, kind and tags only: no `section` and no position
+    /// at any depth of its lists and `not`. Its answer is then a function of the row's content,
+    /// which a ``RowContentMemo`` remembers per class of equal rows (`not: { id: x }` in
+    /// `diff`: a ``RowMatcher`` per row per bind was most of its cost).
+    var isContentOnly: Bool {
+        section == nil && position == nil && not.allSatisfy(\.isContentOnly) && (alternatives ?? []).allSatisfy(\.isContentOnly)
+    }
+
+    /// Whether `row`'s content matches the whole selector, lists and `not` included (as
+    /// ``RowMatcher`` does; meaningful when ``isContentOnly``).
+    func matchesContent(_ row: Row) -> Bool {
+        if let alternatives { return alternatives.contains { $0.matchesContent(row) } }
+        return matchesAttributes(row) && !(not.first?.matchesContent(row) ?? false)
+    }
 
     /// Whether the id, kind and tag keys match `row` (one test, ``AttributeTest``, for every caller).
     func matchesAttributes(_ row: Row) -> Bool {

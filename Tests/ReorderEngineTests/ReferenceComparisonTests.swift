@@ -1,5 +1,6 @@
 import Testing
 import ReorderEngine
+import ReorderPolicy
 
 /// The fast engine against the brute-force reference on thousands of random cases.
 @Suite struct ReferenceComparisonTests {
@@ -90,3 +91,39 @@ import ReorderEngine
         }
     }
 }
+
+/// Lists and `not`s that read rows' content only are remembered per class of rows by the memo
+/// (``CompiledRowSelector/isContentOnly``), as plain id/kind/tag keys are: a bind through the
+/// memo decides as a plain bind, while the rows move under it.
+@Suite struct ContentOnlySelectorMemoTests {
+    static let policies = [
+        "  - lock: { not: { id: [a, b] } }\n  - accept: { section: 1, rows: { not: { id: x } } }\n",
+        "  - pin: [ { kind: item }, { not: { tag: x } } ]\n  - keep-in-section: [ { id: c }, { not: { kind: [add, status] } } ]\n",
+        "  - capacity: { section: all, max: 3, rows: { not: { kind: status } } }\n  - pin: { not: [ { id: a }, { not: { tag: y } } ] }\n",
+        "  - lock: []\n  - reserve: { first: 1 }\n  - accept: { section: all, rows: [ { id: d }, { not: { kind: item, tag: [x] } } ] }\n",
+    ]
+
+    @Test(arguments: policies.indices)
+    func memoBindsDecideAsPlainBinds(policy: Int) throws {
+        let compiled = try PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n" + Self.policies[policy]).compile()
+        var gen = RandomPolicies(seed: 0xC0_47E7 + UInt64(policy))
+        for _ in 0..<120 {
+            var table = gen.table()
+            let memo = RowContentMemo(table)
+            for _ in 0..<8 {
+                let plain = compiled.bind(table), memoized = compiled.bind(table, memo: memo)
+                for _ in 0..<6 {
+                    guard let (from, to) = gen.rowMove(in: table) else { break }
+                    let move = Move.row(from: from, to: to)
+                    let expected = try plain.decide(move), actual = try memoized.decide(move)
+                    #expect(actual == expected, "table \(table) move \(move)")
+                    if actual != expected { return }
+                }
+                guard let (from, to) = gen.rowMove(in: table) else { break }
+                try table.apply(.row(from: from, to: to))
+                memo.apply(.row(from: from, to: to))
+            }
+        }
+    }
+}
+

@@ -155,7 +155,17 @@ package struct RuleBinder {
     mutating func attributeTest(_ selector: CompiledRowSelector) -> AttributeTest {
         guard let memo, selector.hasAttributeKeys else { return AttributeTest(selector, memo: nil) }
         nextSite += 1
-        return AttributeTest(selector, memo: memo.site(nextSite - 1, selector.attributeKeys))
+        return AttributeTest(selector, memo: memo.site(nextSite - 1, .attributes(selector.attributeKeys)))
+    }
+
+    /// The whole match of a list or `not` that reads rows' content only
+    /// (``CompiledRowSelector/isContentOnly``), for every row in table order, from the memo
+    /// (asked once per class of equal rows, and moved with the rows across binds); nil without
+    /// a memo or for any other selector.
+    mutating func contentFlags(_ selector: CompiledRowSelector) -> [Bool]? {
+        guard let memo, !selector.isPlain, selector.isContentOnly else { return nil }
+        nextSite += 1
+        return memo.flags(memo.site(nextSite - 1, .content(selector)), selector)
     }
 
     /// Which sections `selector` selects (every section when nil).
@@ -169,7 +179,10 @@ package struct RuleBinder {
         querySelectors.append(selector)
         queryInSection += sections(selector.section)
         queryPlans.append(QueryPlan(selector))
-        if !selector.isPlain {
+        if let flags = contentFlags(selector) {
+            // A list or a `not` of content keys only, bound again (`diff`): the memo's flags.
+            queryAttributes.append(flags)
+        } else if !selector.isPlain {
             // A list or a `not`: the flags are the whole match, position included (QueryPlan: any).
             let matcher = RowMatcher(selector, &self)
             var flags = [Bool]()
@@ -240,9 +253,10 @@ package struct RuleBinder {
     mutating func held(_ selector: CompiledRowSelector, anchor: Anchor?, pins: Bool, word: String) -> HeldRows {
         let plan = HoldPlan(selector, anchor: anchor, pins: pins)
         let chosen = sections(selector.section)
-        let matcher = selector.isPlain ? nil : RowMatcher(selector, &self)
+        let contentFlags = contentFlags(selector)
+        let matcher = selector.isPlain || contentFlags != nil ? nil : RowMatcher(selector, &self)
         let test = selector.isPlain ? attributeTest(selector) : AttributeTest(selector, memo: nil)
-        let cachedFlags = selector.isPlain && selector.position == nil ? test.allFlags() : nil
+        let cachedFlags = selector.isPlain && selector.position == nil ? test.allFlags() : contentFlags
         var start = SectionRanges(), end = SectionRanges()
         for u in 0..<sectionCount {
             startBuffer.removeAll(keepingCapacity: true)
@@ -257,14 +271,17 @@ package struct RuleBinder {
                     }
                 }
             } else if chosen[u], selector.position == nil, let flags = cachedFlags {
-                // The memo's flags for the whole table: runs found by the standard library's scans.
-                let rows = test.memo!.memo.rows(of: u)
+                // The memo's flags for the whole table: runs found eight rows at a time.
+                // (Cached flags come from the memo, so there is one.)
+                let rows = memo!.rows(of: u)
                 let toEnd = plan.anchorsEnd(false)
-                var k = rows.lowerBound
-                while let lo = flags[k..<rows.upperBound].firstIndex(of: true) {
-                    let hi = flags[lo..<rows.upperBound].firstIndex(of: false) ?? rows.upperBound
-                    if toEnd { endBuffer.append((lo - rows.lowerBound, hi - 1 - rows.lowerBound)) } else { startBuffer.append((lo - rows.lowerBound, hi - 1 - rows.lowerBound)) }
-                    k = hi
+                flags.withUnsafeBufferPointer { flags in
+                    var k = rows.lowerBound
+                    while let lo = Self.firstIndex(of: true, in: flags, from: k, to: rows.upperBound) {
+                        let hi = Self.firstIndex(of: false, in: flags, from: lo, to: rows.upperBound) ?? rows.upperBound
+                        if toEnd { endBuffer.append((lo - rows.lowerBound, hi - 1 - rows.lowerBound)) } else { startBuffer.append((lo - rows.lowerBound, hi - 1 - rows.lowerBound)) }
+                        k = hi
+                    }
                 }
             } else if chosen[u] && !plan.positional(counts[u], start: &startBuffer, end: &endBuffer) {
                 // Positional selectors need no look at the rows; the rest go row by row.
@@ -276,6 +293,26 @@ package struct RuleBinder {
             end.appendSection(endBuffer)
         }
         return HeldRows(start: start, end: end, pins: pins, word: word)
+    }
+
+    /// The first index in `from..<to` whose flag is `value`, reading eight flags per load (a
+    /// `Bool` is one byte, 0 or 1): `diff` scans every held selector's flags once per move, and
+    /// the standard library's `firstIndex(of:)` over a slice was a third of its time.
+    static func firstIndex(of value: Bool, in flags: UnsafeBufferPointer<Bool>, from: Int, to: Int) -> Int? {
+        guard let base = flags.baseAddress, from < to else { return nil }
+        let raw = UnsafeRawPointer(base)
+        let skip: UInt64 = value ? 0 : 0x0101_0101_0101_0101
+        var k = from
+        while k + 8 <= to {
+            let word = raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            if word != skip { break }
+            k += 8
+        }
+        while k < to {
+            if flags[k] == value { return k }
+            k += 1
+        }
+        return nil
     }
 
     /// The rows of one section that a selector with an index list or an id/kind/tag filter
