@@ -246,6 +246,134 @@ import ReorderEngine
     }
 
     /// The smallest false claim: cards moving among two columns are admitted.
+    /// Segment mode (docs/ANALYSIS.md, "Large position constants": runs between thresholds,
+    /// the moving row and the slot placed by the programme) is how policies with large
+    /// constants are decided; here it is forced on the same random policies as above (small
+    /// constants, where the explicit shapes are exact) and must reach the same verdicts.
+    @Test(arguments: 0..<4)
+    func segmentsDecideAsExplicitShapes(chunk: Int) throws {
+        var gen = RandomPolicies(seed: 0x5E6 + UInt64(chunk))
+        var compared = 0
+        for n in 0..<24 {
+            var policy = gen.policy()
+            if !policy.rules.isEmpty && gen.chance(0.5) {
+                let copy = gen.pick(policy.rules)
+                policy.rules.insert(RowRule(copy.kind, metadata: RuleMetadata(id: "copy-\(n)")), at: gen.int(0...policy.rules.count))
+            }
+            if gen.chance(0.3) {
+                let pins = RowSelector(position: .indices([gen.int(-3...0), gen.int(1...3), gen.int(-3...3)]))
+                policy.rules.append(RowRule(.pin(pins, anchor: nil), metadata: RuleMetadata(id: "frozen-\(n)")))
+                policy.rules.append(RowRule(.keepInSection(gen.chance(0.5) ? .all : gen.rowSelector()), metadata: RuleMetadata(id: "stay-\(n)")))
+            }
+            if gen.chance(0.3) {
+                let m = gen.int(0...3)
+                policy.rules.append(RowRule(.capacity(section: gen.sectionSelector(), max: .value(m), min: nil), metadata: RuleMetadata(id: "most-\(n)")))
+                policy.rules.append(RowRule(.capacity(section: gen.sectionSelector(), max: nil, min: .value(m + gen.int(1...2))), metadata: RuleMetadata(id: "least-\(n)")))
+            }
+            if gen.chance(0.3) {
+                policy.rules.append(RowRule(.pin(RowSelector(position: .indices([gen.int(0...4)])), anchor: nil), metadata: RuleMetadata(id: "top-\(n)")))
+                policy.rules.append(RowRule(.reserve(edge: .end, count: gen.int(1...3), section: nil), metadata: RuleMetadata(id: "bottom-\(n)")))
+            }
+            let compiled = try CompiledPolicy(policy)
+            let explicit = ExactAnalysis(policy, compiled, segments: false)
+            let segments = ExactAnalysis(policy, compiled, segments: true)
+            guard !explicit.incomplete && !segments.incomplete else { continue }
+            compared += 1
+            let context = "policy \(policy.rules.map(\.kind))"
+            #expect(explicit.selectsNothing.map(\.rule) == segments.selectsNothing.map(\.rule), "\(context)")
+            #expect(explicit.dead == segments.dead, "\(context)")
+            #expect(explicit.admitsNothing == segments.admitsNothing, "\(context)")
+            #expect(explicit.nothingMoves == segments.nothingMoves, "\(context)")
+            #expect(explicit.frozen.map { [$0.index, $0.fromEnd ? 1 : 0, $0.sectionRule ?? -1] } == segments.frozen.map { [$0.index, $0.fromEnd ? 1 : 0, $0.sectionRule ?? -1] }, "\(context)")
+            #expect(explicit.doublyHeld?.map { [$0.first, $0.second] } == segments.doublyHeld?.map { [$0.first, $0.second] }, "\(context)")
+            #expect(explicit.capacityConflicts.map { [$0.max, $0.min] } == segments.capacityConflicts.map { [$0.max, $0.min] }, "\(context)")
+        }
+        #expect(compared >= 15)
+    }
+
+    /// The same with thresholds far apart (2, 5, 9 from either end), so that runs of several
+    /// interchangeable rows occur and their saturation matters; rows counted by capacities.
+    @Test(arguments: 0..<3)
+    func segmentsDecideAsExplicitShapesWithSparseConstants(chunk: Int) throws {
+        var gen = RandomPolicies(seed: 0x5A125E + UInt64(chunk))
+        var compared = 0, findings = 0
+        func position() -> RowPositionFilter {
+            let c = gen.pick([2, 5, 9])
+            switch gen.int(0...3) {
+            case 0: return .first(c)
+            case 1: return .last(c)
+            case 2: return .indices([c])
+            default: return .indices([-c])
+            }
+        }
+        func rows() -> RowSelector {
+            var s = RowSelector(position: gen.chance(0.7) ? position() : nil)
+            if gen.chance(0.3) { s.ids = [gen.pick(gen.rowIDs)] }
+            if gen.chance(0.2) { s.kinds = [gen.pick(gen.kinds)] }
+            return s
+        }
+        for n in 0..<20 {
+            var rules: [RowRule.Kind] = []
+            for _ in 0..<gen.int(2...5) {
+                switch gen.int(0...7) {
+                case 0: rules.append(.pin(rows(), anchor: gen.chance(0.5) ? nil : gen.pick([.start, .end])))
+                case 1: rules.append(.lock(rows()))
+                case 2: rules.append(.reserve(edge: gen.pick([.start, .end]), count: gen.pick([2, 5]), section: nil))
+                case 3: rules.append(.keepInSection(gen.chance(0.5) ? .all : rows()))
+                case 4: rules.append(.capacity(section: gen.sectionSelector(), max: .value(gen.int(1...4)), min: gen.chance(0.5) ? .value(gen.int(0...2)) : nil, rows: gen.chance(0.5) ? rows() : nil))
+                case 5: rules.append(.accept(section: gen.sectionSelector(), from: gen.sectionSelector(), rows: rows()))
+                case 6: rules.append(.keepOrder(gen.sectionSelector()))
+                default: rules.append(.pin(rows(), anchor: nil))
+                }
+            }
+            let policy = Policy(name: "sparse-\(n)", rules: rules.enumerated().map { RowRule($0.element, metadata: RuleMetadata(id: "rule-\($0.offset)")) })
+            let compiled = try CompiledPolicy(policy)
+            let explicit = ExactAnalysis(policy, compiled, segments: false)
+            let segments = ExactAnalysis(policy, compiled, segments: true)
+            guard !explicit.incomplete && !segments.incomplete else { continue }
+            compared += 1
+            findings += explicit.dead.count + explicit.frozen.count + (explicit.doublyHeld?.count ?? 0) + explicit.admitsNothing.count
+            let context = "policy \(policy.rules.map(\.kind))"
+            #expect(explicit.selectsNothing.map(\.rule) == segments.selectsNothing.map(\.rule), "\(context)")
+            #expect(explicit.dead == segments.dead, "\(context)")
+            #expect(explicit.admitsNothing == segments.admitsNothing, "\(context)")
+            #expect(explicit.nothingMoves == segments.nothingMoves, "\(context)")
+            #expect(explicit.frozen.map { [$0.index, $0.fromEnd ? 1 : 0, $0.sectionRule ?? -1] } == segments.frozen.map { [$0.index, $0.fromEnd ? 1 : 0, $0.sectionRule ?? -1] }, "\(context)")
+            #expect(explicit.doublyHeld?.map { [$0.first, $0.second] } == segments.doublyHeld?.map { [$0.first, $0.second] }, "\(context)")
+            #expect(explicit.capacityConflicts.map { [$0.max, $0.min] } == segments.capacityConflicts.map { [$0.max, $0.min] }, "\(context)")
+        }
+        #expect(compared >= 10 && findings >= 4, "compared \(compared), findings \(findings)")
+    }
+
+    /// A run longer than the saturation: the programme takes `saturation` steps and puts the
+    /// rest back as copies of a row that changed nothing. Seven counted rows reach the cap of
+    /// `max: 5` and are seven rows again in the outcome; a moving row and a slot inside a run
+    /// of nine are placed by the programme, with rows between them.
+    @Test func longRunsSaturateAndAreRebuiltWhole() throws {
+        let policy = Policy(name: "t", rules: [RowRule(.capacity(section: .all, max: .value(5), min: nil), metadata: RuleMetadata(id: "c"))])
+        let compiled = try CompiledPolicy(policy)
+        let rules = [AnalysedRule(policy: 0, index: 0, meaning: policy.rules[0].kind.meaning)]
+        var search = MoveSearch(rules: rules, policies: [compiled], vocabulary: Vocabulary([policy]), budget: 1_000_000, segments: true)
+        let site = SectionSite(section: Section(rows: []), index: 0, count: 1)
+        var q = MoveQuery()
+        q.mustBreak = [0]
+        let counters = [MoveSearch.Counter(rule: 0, max: true, cap: 5)]
+        let t = search.saturation(counters)
+        #expect(t < 12)
+        let fullRun = search.runLayout(MoveSearch.Layout(n: 12, segments: [(k: 0, length: 12)]), site, role: (false, true), xSegment: nil,
+                                       same: false, q, counters, xCounts: [false], saturation: t)
+        let full = try #require(fullRun)
+        #expect(!full.isEmpty && full.map { $0.expanded() }.allSatisfy { $0.state.counts == [5] && $0.rows.count == 12 && $0.slot != nil })
+        var within = MoveQuery()
+        within.crossSection = false
+        let saturation = search.saturation([])
+        let movedRun = search.runLayout(MoveSearch.Layout(n: 30, segments: [(k: 0, length: 30)]), site, role: (true, true), xSegment: 0,
+                                        same: true, within, [], xCounts: [], saturation: saturation)
+        let moved = try #require(movedRun)
+        #expect(moved.contains { $0.state.between })
+        #expect(moved.map { $0.expanded() }.allSatisfy { $0.rows.count == 30 && $0.xIndex != nil && $0.slot != nil })
+    }
+
     @Test func multiSectionAcceptIsNotClosed() throws {
         let policy = Policy(name: "p", rules: [RowRule(.accept(section: .some([.id("Doing"), .id("Review")]), from: .some([.id("Doing"), .id("Review")]), rows: .all), metadata: RuleMetadata(id: "a"))])
         let exact = ExactAnalysis(policy, try CompiledPolicy(policy))

@@ -77,6 +77,14 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         // words it, even where keep-in-section already keeps every section's size (the
         // counterexample's move is refused by keep-in-section too).
         AnalysisCase(.conflictingAnchors, fires: true, counterexample: true, "  - »pin: { first: 1 }\n  - reserve: { last: 1 }\n  - keep-in-section: all\n"),
+        // Position constants too large for explicit shapes (docs/ANALYSIS.md, "Large position
+        // constants"): decided on runs between the thresholds.
+        AnalysisCase(.conflictingAnchors, fires: true, counterexample: true, "  - pin: { first: 3 }\n  - »pin: { last: 80000 }\n"),
+        AnalysisCase(.conflictingAnchors, fires: false, "  - pin: { first: 3 }\n  - pin: { last: 80000, anchor: start }\n"),
+        AnalysisCase(.deadRule, fires: true, "  - lock: { index: 50000 }\n  - »lock: { index: [50000] }\n  - pin: { index: -70000 }\n"),
+        AnalysisCase(.deadRule, fires: false, "  - lock: { index: 50000 }\n  - lock: { index: [50001] }\n  - pin: { index: -70000 }\n"),
+        AnalysisCase(.neverSelects, fires: true, "  - »accept: { section: 1, from: all }\n  - capacity: { section: 1, max: 0 }\n  - pin: { last: 90000 }\n"),
+        AnalysisCase(.neverSelects, fires: false, "  - accept: { section: 1, from: all }\n  - capacity: { section: 1, max: 1 }\n  - pin: { last: 90000 }\n"),
         AnalysisCase(.conflictingAnchors, fires: true, counterexample: true, "  - »pin: { last: 1, anchor: start }\n  - reserve: { last: 1 }\n  - keep-in-section: all\n"),
         // Positions that meet only in a long section (12 rows), out of the enumeration's reach.
         AnalysisCase(.conflictingAnchors, fires: true, counterexample: true, "  - pin: { index: 5 }\n  - »pin: { index: -7, anchor: end }\n"),

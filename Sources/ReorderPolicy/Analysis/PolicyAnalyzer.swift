@@ -181,6 +181,22 @@ public struct PolicyAnalyzer {
             return true
         } }
         var out = report(facts, anchors, exact, full)
+        if exact.budgetSpent && exact.unsearchable == nil {
+            // Some question went unanswered (its work budget spent): say so, in words that do
+            // not depend on how far the work got (SPEC §10).
+            out.append(Diagnostic(
+                .warning, code: .analysisBudget,
+                message: "the exact analysis could not answer every question about this policy within its work budget: findings it did not decide are missing (those reported hold as stated)",
+                file: source.path, span: Span(at: .start),
+                help: "split the policy, or use smaller position constants and capacity bounds (docs/ANALYSIS.md, \"Large position constants\")"))
+        }
+        if let constant = exact.frozenUndecided {
+            out.append(Diagnostic(
+                .warning, code: .analysisBudget,
+                message: "stuck rows (SPEC §10.4: a row position no rule holds, from which no row can ever move) were not decided: this policy names row positions up to \(constant), and each place below that would be one question; every other property was decided",
+                file: source.path, span: Span(at: .start),
+                help: "the engine decides moves with these constants as written; only this one check of lint is skipped (docs/ANALYSIS.md, \"Large position constants\")"))
+        }
         if let constants = exact.unsearchable {
             // SPEC §10: what cannot be decided is not claimed, and the user is told so; the
             // message names the policy's constants only, never how far the work got.
@@ -414,6 +430,9 @@ public struct PolicyAnalyzer {
     /// that breaks one of the `wanted` rules, the most of the two, and the fewest others (then
     /// the fewest sections and rows, then the first move). Without such a move, picking the
     /// row itself up, which both refuse. Returns the move and which of the two it breaks.
+    /// The largest row constant for which the anchor evidence tries the enlarged tables.
+    static let evidenceRowLimit = 64
+
     private func anchorEvidence(_ pair: ExactAnalysis.DoublyHeld, _ compiled: CompiledPolicy, rowConstant: Int, breaking wanted: Set<Int>) -> (Example, broken: Set<Int>) {
         let plainRow = Row(id: enumerator.plainID)
         let plain = Section(rows: [plainRow]), empty = Section(rows: [])
@@ -421,13 +440,15 @@ public struct PolicyAnalyzer {
         let roomy = Section(rows: Array(repeating: plainRow, count: 2 * rowConstant + 1))
         let s = pair.row.section
         var candidates: [Table] = [pair.table]
-        for extra in [plain, empty, pair.table.sections[s], roomy] {
+        // Every move of every candidate is tried: with a large position constant (a roomy
+        // section of 160,001 rows) only the found table, and the fallback below.
+        for extra in [plain, empty, pair.table.sections[s], roomy] where rowConstant <= Self.evidenceRowLimit {
             var before = pair.table, after = pair.table
             before.sections.insert(extra, at: 0)
             after.sections.append(extra)
             candidates += [before, after]
         }
-        for end in [false, true] {
+        for end in [false, true] where rowConstant <= Self.evidenceRowLimit {
             var longer = pair.table
             longer.sections[s].rows.insert(plainRow, at: end ? longer.sections[s].rows.count : 0)
             candidates.append(longer)
@@ -436,7 +457,7 @@ public struct PolicyAnalyzer {
         let a = AnalysedRule(policy: 0, index: pair.first, meaning: policy.rules[pair.first].kind.meaning)
         let b = AnalysedRule(policy: 0, index: pair.second, meaning: policy.rules[pair.second].kind.meaning)
         var best: (score: [Int], example: Example, broken: Set<Int>)? = nil
-        for table in candidates {
+        for table in candidates where table.sections.reduce(0, { $0 + $1.rows.count }) <= 4 * Self.evidenceRowLimit {
             let bound = compiled.bind(table)
             // The row held at both ends may have moved with the added row or section.
             let held = bound.rowsHeld(byRule: pair.first).map(\.position)

@@ -21,6 +21,11 @@ struct ExactAnalysis {
     /// Why the search answered nothing at all, when it did not start: the position constants
     /// call for more frames than its work budget (``MoveSearch/searchable``).
     var unsearchable: (rowConstant: Int, sectionConstant: Int)? = nil
+    /// The row constant, when frozen positions (SPEC §10.4) were not decided: one question per
+    /// place below it is too many (segment mode, docs/ANALYSIS.md "Large position constants").
+    var frozenUndecided: Int? = nil
+    /// Whether the work budget ran out (some question then went unanswered).
+    var budgetSpent = false
     /// Row positions from which no row ever moves (SPEC §10.4).
     var frozen: [Frozen] = []
     /// Pairs of capacity rules (the one with `max`, the later one with `min`) that count the
@@ -60,11 +65,11 @@ struct ExactAnalysis {
     /// The default work budget per policy (constraint evaluations and programme steps).
     static let defaultWork = 16_000_000
 
-    init(_ policy: Policy, _ compiled: CompiledPolicy, work: Int = defaultWork) {
+    init(_ policy: Policy, _ compiled: CompiledPolicy, work: Int = defaultWork, segments: Bool? = nil) {
         let rules = policy.rules.enumerated().map { AnalysedRule(policy: 0, index: $0.offset, meaning: $0.element.kind.meaning) }
         let vocabulary = Vocabulary([policy])
         rowConstant = vocabulary.rowConstant
-        var search = MoveSearch(rules: rules, policies: [compiled], vocabulary: vocabulary, budget: work)
+        var search = MoveSearch(rules: rules, policies: [compiled], vocabulary: vocabulary, budget: work, segments: segments)
         if !search.searchable && vocabulary.sectionTags.count <= 12 {
             unsearchable = (vocabulary.rowConstant, vocabulary.sectionConstant)
         }
@@ -149,6 +154,7 @@ struct ExactAnalysis {
         findDeadSectionRules(policy, &search)
         findCapacityConflicts(rules, &search)
         findDoublyHeld(rules, &search, alive: all)
+        budgetSpent = search.exhausted
     }
 
     /// Every pair of pins or reserves that hold one row at both ends on some table, decided on
@@ -225,6 +231,10 @@ struct ExactAnalysis {
         }
     }
 
+    /// The largest row constant for which frozen positions are decided in segment mode (one
+    /// question per place from either end).
+    static let frozenPlaceLimit = 256
+
     /// SPEC §10.4: for each place a selector can tell apart (index k < C from either end), in
     /// every section or in the sections a pin or reserve names: a row there that no rule holds
     /// exists on some table, and no such row on any table has a valid move.
@@ -233,6 +243,13 @@ struct ExactAnalysis {
             incomplete = true
             return
         }
+        // One question per place below C: with a very large constant that is too many; said,
+        // not guessed. (In segment mode each question adds its place's thresholds.)
+        if search.segmentMode && search.vocabulary.rowConstant > Self.frozenPlaceLimit {
+            frozenUndecided = search.vocabulary.rowConstant
+            return
+        }
+        defer { search.extraBreakpoints = [] }
         var classes: [SectionSelector?] = [nil], namedBy: [Int?] = [nil]
         for (r, rule) in rules.enumerated() where all.contains(r) {
             var named: SectionSelector? = nil
@@ -248,6 +265,7 @@ struct ExactAnalysis {
         }
         for fromEnd in [false, true] {
             for k in 0..<search.vocabulary.rowConstant {
+                if search.segmentMode { search.extraBreakpoints = [k, k + 1] }
                 for (section, sectionRule) in zip(classes, namedBy) {
                     var q = MoveQuery()
                     q.mustNotHold = holders

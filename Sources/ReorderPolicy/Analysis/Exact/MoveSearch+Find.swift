@@ -135,6 +135,7 @@ extension MoveSearch {
     }
 
     private mutating func frame(_ q: MoveQuery, _ count: Int, _ sSite: SectionSite, _ tSite: SectionSite, cross: Bool) -> SearchResult {
+        if segmentMode { return frameSegments(q, count, sSite, tSite, cross: cross) }
         let counters = cross ? counters(q, sSite, tSite) : []
         let capacityRules = Array(Set(counters.map(\.rule))).sorted()
         // A capacity rule that must break needs a counter on some side.
@@ -214,13 +215,13 @@ extension MoveSearch {
         return unknown ? .unknown : .none
     }
 
-    private func coversPins(_ broken: UInt64) -> Bool {
+    func coversPins(_ broken: UInt64) -> Bool {
         requiredPins.isEmpty || broken == (UInt64(1) << requiredPins.count) - 1
     }
 
     /// The capacity verdicts the query asks for, on the counters (saturated counts of attribute
     /// bounds relaxed): true when some attribute values could give them.
-    private func relaxedCapacityHolds(
+    func relaxedCapacityHolds(
         _ q: MoveQuery, _ counters: [Counter], _ sCounts: [Int], _ tCounts: [Int],
         _ sCounters: [Counter], _ tCounters: [Counter], _ counted: [Int: Bool], _ s: SectionSite, _ t: SectionSite
     ) -> Bool {
@@ -310,7 +311,7 @@ extension MoveSearch {
 
     /// Builds the table, picks attribute values from the exact counts, and checks on the
     /// engine that the move does what the query asks. Anything else is `.unknown`.
-    private mutating func verify(
+    mutating func verify(
         _ q: MoveQuery, _ count: Int, _ sSite: SectionSite, _ sRows: [Row], _ tSite: SectionSite, _ tRows: [Row],
         from i: Int, to j: Int, cross: Bool
     ) -> SearchResult {
@@ -375,22 +376,25 @@ extension MoveSearch {
     /// on some table; the witness moves it to the other end of its section.
     mutating func findRow(_ q: MoveQuery) -> SearchResult {
         guard searchable else { return .unknown }
+        // A query about one place (the frozen positions) needs that place's thresholds.
+        if segmentMode && q.source != nil && extraBreakpoints.isEmpty { return .unknown }
+        let places = xPlaces()
         for g in geometries(cross: false) {
             for site in distinctSections(g.s, g.count) {
                 if let sourceSection = q.sourceSection, !sourceSection(site) { continue }
-                for shape in shapes(x: true, slot: false) {
+                for (xk, n) in places {
                     if exhausted { return .unknown }
-                    guard let xk = shape.firstIndex(of: .x) else { continue }
-                    if let source = q.source, !source(xk, shape.count) { continue }
-                    let xSite = RowSite(section: site, k: xk, n: shape.count)
+                    if let source = q.source, !source(xk, n) { continue }
+                    let xSite = RowSite(section: site, k: xk, n: n)
                     guard let x = solver.solve(movingRowConstraints(q, xSite, site, cross: false)) else { continue }
                     var table = Table(sections: (0..<g.count).map { _ in Section(rows: []) })
                     var section = site.section
-                    section.rows = shape.map { $0 == .x ? x : Row(id: vocabulary.plainID) }
+                    section.rows = Array(repeating: Row(id: vocabulary.plainID), count: n)
+                    section.rows[xk] = x
                     table.sections[site.index] = section
                     let p = Position(section: site.index, row: xk)
                     // Moved to the other end of its section (or kept in place when alone).
-                    let to = Position(section: site.index, row: shape.count > 1 ? (xk == 0 ? shape.count - 1 : 0) : xk)
+                    let to = Position(section: site.index, row: n > 1 ? (xk == 0 ? n - 1 : 0) : xk)
                     var check = MoveQuery()
                     check.mustHold = q.mustHold
                     check.mustNotHold = q.mustNotHold
@@ -410,12 +414,12 @@ extension MoveSearch {
     mutating func findDoublyHeldRow(_ a: Int, _ b: Int) -> HeldRowResult {
         guard searchable else { return .unknown }
         let ma = rules[a].meaning, mb = rules[b].meaning
+        let places = xPlaces()
         for g in geometries(cross: false) {
             for site in distinctSections(g.s, g.count) {
-                for shape in shapes(x: true, slot: false) {
+                for (xk, n) in places {
                     if exhausted { return .unknown }
-                    guard let xk = shape.firstIndex(of: .x) else { continue }
-                    let xSite = RowSite(section: site, k: xk, n: shape.count)
+                    let xSite = RowSite(section: site, k: xk, n: n)
                     for (first, second) in [(true, false), (false, true)] {
                         let constraints: [(PartialRow) -> Tri] = [
                             { Self.pinBreaks(ma, xSite, $0, start: first, end: !first) },
@@ -426,7 +430,8 @@ extension MoveSearch {
                         guard let x = solver.solve(constraints) else { continue }
                         var table = Table(sections: (0..<g.count).map { _ in Section(rows: []) })
                         var section = site.section
-                        section.rows = shape.map { $0 == .x ? x : Row(id: vocabulary.plainID) }
+                        section.rows = Array(repeating: Row(id: vocabulary.plainID), count: n)
+                        section.rows[xk] = x
                         table.sections[site.index] = section
                         let p = Position(section: site.index, row: xk)
                         if Self.heldAtBothEnds(p, rules[a], rules[b], policies[rules[a].policy].bind(table)) {
@@ -457,11 +462,11 @@ extension MoveSearch {
     /// Whether some row of some table matches `selector` (nil: unknown, out of budget).
     mutating func rowSelectorSelectsSomething(_ selector: RowSelector) -> Bool? {
         guard searchable else { return nil }
+        let places = xPlaces()
         for g in geometries(cross: false) {
             for site in distinctSections(g.s, g.count) {
-                for shape in shapes(x: true, slot: false) {
-                    guard let xk = shape.firstIndex(of: .x) else { continue }
-                    let xSite = RowSite(section: site, k: xk, n: shape.count)
+                for (xk, n) in places {
+                    let xSite = RowSite(section: site, k: xk, n: n)
                     if solver.solve([{ xSite.match(selector, $0).matches }]) != nil { return true }
                     if exhausted { return nil }
                 }

@@ -81,13 +81,15 @@ struct MoveSearch {
     /// Every section selector the rules use, for telling section data apart.
     private let sectionSelectors: [SectionSelector]
 
-    init(rules: [AnalysedRule], policies: [CompiledPolicy], vocabulary: Vocabulary, budget: Int) {
+    init(rules: [AnalysedRule], policies: [CompiledPolicy], vocabulary: Vocabulary, budget: Int, segments: Bool? = nil) {
         self.rules = rules
         self.policies = policies
         self.vocabulary = vocabulary
         solver = RowSolver(vocabulary)
         self.budget = budget
         initialBudget = budget
+        let n = 2 * Double(vocabulary.rowConstant) + 1
+        segmentMode = segments ?? (n * n * n * n / 4 > Double(budget))
         var selectors: [SectionSelector] = []
         func row(_ s: RowSelector) {
             s.alternatives?.forEach(row)
@@ -129,16 +131,35 @@ struct MoveSearch {
     /// question is answered *unknown* at once and nothing is claimed (docs/ANALYSIS.md, "Large
     /// position constants"): the shapes grow as C⁴ and the frames as Cs³, so `last: 80000`
     /// would otherwise build billions of them.
-    var searchable: Bool { vocabulary.sectionTags.count <= 12 && frameWork <= Double(initialBudget) }
+    var searchable: Bool {
+        vocabulary.sectionTags.count <= 12 && sectionFrameWork <= Double(initialBudget)
+            && (segmentMode || shapeWork <= Double(initialBudget))
+    }
 
     /// The budget this search started with.
     let initialBudget: Int
 
-    /// About how many cells the shapes (with the moving row and the slot) and frames hold:
-    /// `(2C)⁴/4 + (2Cs + 2)³`, computed before any is built.
-    var frameWork: Double {
-        let n = 2 * Double(vocabulary.rowConstant) + 1, m = 2 * Double(vocabulary.sectionConstant) + 2
-        return n * n * n * n / 4 + m * m * m
+    /// Thresholds added to the policy's for one question about one place (segment mode: the
+    /// frozen positions ask for a row at index k, so k and k + 1 cut the runs there).
+    var extraBreakpoints: [Int] = []
+
+    /// Whether rows are laid out as *segments* between the position thresholds, each a run of
+    /// rows no positional test tells apart (``layouts(minimum:saturation:)``), instead of the
+    /// explicit shapes: when the explicit ones would not fit the work budget (a large position
+    /// constant), or when a test asks for it.
+    let segmentMode: Bool
+
+    /// About how many cells the explicit shapes (with the moving row and the slot) hold,
+    /// `(2C)⁴/4`, computed before any is built.
+    var shapeWork: Double {
+        let n = 2 * Double(vocabulary.rowConstant) + 1
+        return n * n * n * n / 4
+    }
+
+    /// About how many frames the section places make, `(2Cs + 2)³`.
+    var sectionFrameWork: Double {
+        let m = 2 * Double(vocabulary.sectionConstant) + 2
+        return m * m * m
     }
 
     /// ``distinctSections(_:_:)`` per place: they depend on the rules only, not on the query.
@@ -265,6 +286,24 @@ struct MoveSearch {
         var rows: [Row]
         var xIndex: Int?
         var slot: Int?
+        /// Copies of a row still to be put back after `rows[index]` (a long run, segment mode):
+        /// kept apart so that only the outcomes a witness is built from hold every row.
+        var inserts: [(index: Int, count: Int)] = []
+
+        /// The outcome with every row in place.
+        func expanded() -> Outcome {
+            guard !inserts.isEmpty else { return self }
+            var rows: [Row] = []
+            var k = 0
+            for (index, count) in inserts.sorted(by: { $0.index < $1.index }) {
+                rows += self.rows[k...index]
+                rows += repeatElement(self.rows[index], count: count)
+                k = index + 1
+            }
+            rows += self.rows[k...]
+            func shifted(_ g: Int) -> Int { g + inserts.filter { $0.index < g }.reduce(0) { $0 + $1.count } }
+            return Outcome(state: state, rows: rows, xIndex: xIndex.map(shifted), slot: slot.map(shifted))
+        }
     }
 
     /// The pins that must break, in a fixed order (bit positions of ``State/broken``).

@@ -47,6 +47,11 @@ struct Vocabulary {
     var rowConstant = 0
     /// The same for section indices.
     var sectionConstant = 0
+    /// Every threshold a row's index or distance from the end is compared with (`first N`,
+    /// `last N`, `reserve` → N; `index: k` → k, k + 1; `index: -k` → k - 1, k), above 0 and
+    /// ascending: rows whose index and distance from the end lie between the same thresholds are
+    /// at places no positional test tells apart (docs/ANALYSIS.md, "Large position constants").
+    var rowBreakpoints: [Int] = []
     /// An id no selector names, for plain rows.
     var plainID = "row"
 
@@ -54,6 +59,7 @@ struct Vocabulary {
         var rowIDLists: [[String]] = [], rowKindLists: [[String]] = [], rowTagLists: [[String]] = []
         var secIDLists: [[String]] = [], secKindLists: [[String]] = [], secTagLists: [[String]] = []
         var allIDs = Set<String>()
+        var breakpoints = Set<Int>()
         func section(_ s: SectionSelector?) {
             guard case .some(let refs)? = s else { return }
             for ref in refs {
@@ -73,8 +79,14 @@ struct Vocabulary {
             if let items = s.alternatives { items.forEach(row) }
             section(s.section)
             switch s.position {
-            case .first(let n)?, .last(let n)?: rowConstant = max(rowConstant, n)
-            case .indices(let list)?: for i in list { rowConstant = max(rowConstant, i < 0 ? -i : i + 1) }
+            case .first(let n)?, .last(let n)?:
+                rowConstant = max(rowConstant, n)
+                breakpoints.insert(n)
+            case .indices(let list)?:
+                for i in list {
+                    rowConstant = max(rowConstant, i < 0 ? -i : i + 1)
+                    breakpoints.formUnion(i < 0 ? [-i - 1, -i] : [i, i + 1])
+                }
             case nil: break
             }
             if let ids = s.ids { rowIDLists.append(ids); allIDs.formUnion(ids) }
@@ -88,6 +100,7 @@ struct Vocabulary {
                 case .hold(let rows, _, _): row(rows)
                 case .reserve(_, let count, let sections):
                     rowConstant = max(rowConstant, count)
+                    breakpoints.insert(count)
                     section(sections)
                 case .keepInSection(let rows): row(rows)
                 case .accept(let sections, let from, let rows): section(sections); section(from); row(rows)
@@ -102,6 +115,7 @@ struct Vocabulary {
                 }
             }
         }
+        rowBreakpoints = breakpoints.filter { $0 > 0 }.sorted()
         rowIDs = Self.classes(rowIDLists)
         rowKinds = Self.classes(rowKindLists)
         rowTags = Self.classes(rowTagLists)

@@ -1,0 +1,357 @@
+import ReorderEngine
+
+/// Sections laid out as *segments* (docs/ANALYSIS.md, "Large position constants"): a policy
+/// with `last: 80000` tells a row's place apart only by which thresholds its index and its
+/// distance from the end have passed, so a section is a short sequence of runs of rows that no
+/// positional test tells apart, and a run matters only up to a *saturation* length. The
+/// programme places the moving row and the drop slot inside the runs itself, instead of
+/// enumerating their places, so the work no longer grows with the constants.
+extension MoveSearch {
+    /// One arrangement of a section: its runs in order, each with the index of its first row
+    /// in a section of `n` rows and its length (nil: the middle run, of any length, whose rows
+    /// are past every threshold from both ends).
+    struct Layout {
+        var n: Int
+        var segments: [(k: Int, length: Int?)]
+    }
+
+    /// Every arrangement of a section of at least `minimum` rows that the programme must see,
+    /// ascending by size, the one with a middle run last.
+    ///
+    /// With thresholds `p₁ < … < pₘ`, a section of `n` rows is cut at each `pᵢ` (from the start)
+    /// and at each `n − pᵢ` (from the end). Their order, and the lengths between them, depend on
+    /// `n` only through `n − (pᵢ + pⱼ)`; and a run longer than the saturation reaches what a run
+    /// of the saturation length reaches (``runLayout``). So `n` within `saturation` of some
+    /// `pᵢ + pⱼ` (p₀ = 0 included) is taken as it is, one `n` stands for each gap between such
+    /// windows, and every `n ≥ 2·pₘ` is the layout with a middle run.
+    func layouts(minimum: Int, saturation t: Int) -> [Layout] {
+        let p = extraBreakpoints.isEmpty ? vocabulary.rowBreakpoints : Array(Set(vocabulary.rowBreakpoints + extraBreakpoints).filter { $0 > 0 }).sorted()
+        let top = p.last ?? 0
+        let q = [0] + p
+        var windows = Set<Int>()
+        for a in q.indices {
+            for b in a..<q.count {
+                let sum = q[a] + q[b]
+                for n in Swift.max(minimum, sum - t)...Swift.max(minimum, sum + t) where n < 2 * top { windows.insert(n) }
+            }
+        }
+        var sizes = windows.sorted()
+        for (a, b) in zip(sizes, sizes.dropFirst()) where b - a > 1 { windows.insert(a + 1) }
+        sizes = windows.sorted()
+        var out: [Layout] = sizes.map { n in
+            var cuts = Set([0, n])
+            for x in p where x < n { cuts.insert(x); cuts.insert(n - x) }
+            let sorted = cuts.sorted()
+            return Layout(n: n, segments: zip(sorted, sorted.dropFirst()).map { (k: $0, length: $1 - $0) })
+        }
+        // n ≥ 2·pₘ: the head runs, the middle, the tail runs (mirrored), in a representative
+        // section of 2·pₘ + 1 rows whose middle row stands for the whole middle run.
+        let n = 2 * top + 1
+        var segments: [(k: Int, length: Int?)] = []
+        for (a, b) in zip(q, q.dropFirst()) { segments.append((a, b - a)) }
+        segments.append((top, nil))
+        for (a, b) in zip(q, q.dropFirst()).reversed() { segments.append((n - b, b - a)) }
+        out.append(Layout(n: n, segments: segments))
+        return out
+    }
+
+    /// The places of a moving row that the search tries, each as its index among the rows of
+    /// a section of `n` (the rest plain rows): one per explicit shape, or one per run of each
+    /// layout in segment mode.
+    mutating func xPlaces() -> [(k: Int, n: Int)] {
+        if segmentMode {
+            // (A run of one row when it is the only one a `source` query may name: its place's
+            // thresholds are among ``extraBreakpoints`` then.)
+            return layouts(minimum: 1, saturation: 1).flatMap { layout in
+                layout.segments.filter { extraBreakpoints.isEmpty || $0.length == 1 }.map { (k: $0.k, n: layout.n) }
+            }
+        }
+        return shapes(x: true, slot: false).compactMap { shape in shape.firstIndex(of: .x).map { (k: $0, n: shape.count) } }
+    }
+
+    /// The programme's state in a layout: the shape programme's, and whether the moving row and
+    /// the slot are placed yet.
+    struct PlacedState: Hashable {
+        var core: State
+        var x = false
+        var slot = false
+    }
+
+    enum Event {
+        case row(Row)
+        case x
+        case slot
+    }
+
+    struct Node {
+        var state: PlacedState
+        var parent: Int
+        var event: Event?
+        var segment: Int
+        /// A row that changed nothing (the state before is the state after).
+        var stationary: Bool
+    }
+
+    /// Runs the programme over one layout of a section. `xSegment`: the run that holds the
+    /// moving row, when the section holds it; the slot (when `role.slot`) may fall anywhere.
+    /// A run of exact length L takes `min(L, saturation)` steps: every step either changes the
+    /// state (a pin broken, a count raised below its cap, the moving row or the slot placed,
+    /// a row found between them), which happens at most `saturation − 1` times, or repeats it;
+    /// so a longer run reaches the same states, and its rows are the path's with a repeated
+    /// row copied (docs/ANALYSIS.md). Nil when the work budget ran out.
+    mutating func runLayout(
+        _ layout: Layout, _ section: SectionSite, role: (x: Bool, slot: Bool), xSegment: Int?, same: Bool,
+        _ query: MoveQuery, _ counters: [Counter], xCounts: [Bool], saturation t: Int
+    ) -> [Outcome]? {
+        var nodes = [Node(state: PlacedState(core: State(counts: Array(repeating: 0, count: counters.count))), parent: -1, event: nil, segment: -1, stationary: false)]
+        // A layer: its states in the order they were reached (so that every run picks the same
+        // path), and where each is among the nodes.
+        var order: [PlacedState] = [nodes[0].state]
+        var index: [PlacedState: Int] = [nodes[0].state: 0]
+        var truncated: [(segment: Int, extra: Int)] = []
+
+        func add(_ s: PlacedState, _ o: (broken: UInt64, adds: [Bool], row: Row)) -> PlacedState {
+            var next = s
+            next.core.broken |= o.broken
+            for i in counters.indices where o.adds[i] { next.core.counts[i] = min(next.core.counts[i] + 1, counters[i].cap) }
+            if same && s.x != s.slot { next.core.between = true }
+            return next
+        }
+
+        func record(_ state: PlacedState, from parent: Int, _ event: Event, segment i: Int, into order: inout [PlacedState], _ index: inout [PlacedState: Int]) {
+            guard index[state] == nil else { return }
+            let stationary: Bool = if case .row = event { nodes[parent].state == state } else { false }
+            nodes.append(Node(state: state, parent: parent, event: event, segment: i, stationary: stationary))
+            index[state] = nodes.count - 1
+            order.append(state)
+            // A node holds its state's counts: memory, charged as work.
+            budget -= 4 + counters.count
+        }
+        // The slot placed without a row: within the same layer.
+        func closeSlots(segment i: Int, _ order: inout [PlacedState], _ index: inout [PlacedState: Int]) {
+            guard role.slot else { return }
+            var k = 0
+            while k < order.count {
+                let s = order[k]
+                if !s.slot, let id = index[s] {
+                    var u = s
+                    u.slot = true
+                    record(u, from: id, .slot, segment: i, into: &order, &index)
+                }
+                k += 1
+            }
+        }
+
+        for (i, segment) in layout.segments.enumerated() {
+            let site = RowSite(section: section, k: segment.k, n: layout.n)
+            var optionCache: [[Bool]: [(broken: UInt64, adds: [Bool], row: Row)]] = [:]
+            func opts(_ s: PlacedState) -> [(broken: UInt64, adds: [Bool], row: Row)] {
+                if let cached = optionCache[[s.x, s.slot]] { return cached }
+                // Which anchors a row here shifts under (SPEC §2.2), as in ``run``.
+                let shifts: (start: Bool, end: Bool)
+                if same { shifts = s.x != s.slot ? (true, true) : (false, false) }
+                else if role.x { shifts = s.x ? (true, false) : (false, true) }
+                else { shifts = s.slot ? (true, false) : (false, true) }
+                let made = options(site, start: shifts.start, end: shifts.end, query, counters)
+                budget -= made.count + 1
+                optionCache[[s.x, s.slot]] = made
+                return made
+            }
+            // Successors of one state: a row, the moving row (in its run), the slot (no row).
+            func successors(_ s: PlacedState) -> [(PlacedState, Event)] {
+                var out: [(PlacedState, Event)] = []
+                if role.slot && !s.slot {
+                    var u = s
+                    u.slot = true
+                    out.append((u, .slot))
+                }
+                if role.x && xSegment == i && !s.x {
+                    var u = s
+                    u.x = true
+                    for c in counters.indices where xCounts[c] { u.core.counts[c] = min(u.core.counts[c] + 1, counters[c].cap) }
+                    out.append((u, .x))
+                }
+                for o in opts(s) { out.append((add(s, o), .row(o.row))) }
+                return out
+            }
+            closeSlots(segment: i, &order, &index)
+            if let length = segment.length {
+                let steps = min(length, t)
+                if length > t { truncated.append((i, length - t)) }
+                for _ in 0..<steps {
+                    var nextOrder: [PlacedState] = [], nextIndex: [PlacedState: Int] = [:]
+                    for s in order {
+                        guard let id = index[s] else { continue }
+                        for (u, event) in successors(s) {
+                            budget -= 1
+                            if case .slot = event { continue }
+                            record(u, from: id, event, segment: i, into: &nextOrder, &nextIndex)
+                        }
+                        if budget <= 0 { return nil }
+                    }
+                    closeSlots(segment: i, &nextOrder, &nextIndex)
+                    order = nextOrder
+                    index = nextIndex
+                }
+            } else {
+                // The middle run: any number of rows, so every state reachable from the layer.
+                var k = 0
+                while k < order.count {
+                    let s = order[k]
+                    if let id = index[s] {
+                        for (u, event) in successors(s) {
+                            budget -= 1
+                            record(u, from: id, event, segment: i, into: &order, &index)
+                        }
+                    }
+                    k += 1
+                    if budget <= 0 { return nil }
+                }
+            }
+            // The moving row is in its run, or nowhere yet.
+            if xSegment == i {
+                order = order.filter(\.x)
+                index = index.filter { $0.key.x }
+            }
+        }
+        // A section without rows (or a slot after its last row): the slot placed at the end.
+        closeSlots(segment: layout.segments.count, &order, &index)
+        if role.slot { order = order.filter(\.slot) }
+        if role.x { order = order.filter(\.x) }
+
+        // Each end state's rows, the copies of a repeated row put back into long runs.
+        var out: [Outcome] = []
+        var seen = Set<State>()
+        for end in order {
+            guard let id = index[end], seen.insert(end.core).inserted else { continue }
+            var path: [Node] = []
+            var n = id
+            while n > 0 {
+                path.append(nodes[n])
+                n = nodes[n].parent
+            }
+            path.reverse()
+            var rows: [Row] = [], xIndex: Int? = nil, slot: Int? = nil
+            var complete = true
+            var pending = truncated, inserts: [(index: Int, count: Int)] = []
+            for node in path {
+                switch node.event {
+                case .row(let row)?:
+                    rows.append(row)
+                    if node.stationary, let p = pending.firstIndex(where: { $0.segment == node.segment }) {
+                        inserts.append((rows.count - 1, pending[p].extra))
+                        pending.remove(at: p)
+                    }
+                case .x?:
+                    xIndex = rows.count
+                    rows.append(Row(id: ""))
+                case .slot?:
+                    slot = rows.count
+                case nil:
+                    break
+                }
+            }
+            if !pending.isEmpty { complete = false }
+            guard complete else { continue }
+            out.append(Outcome(state: end.core, rows: rows, xIndex: xIndex, slot: slot, inserts: inserts))
+        }
+        return out
+    }
+
+    /// The saturation length of a run for a query: one more than the number of times a state
+    /// can change (each required pin broken, each count raised to its cap, the moving row and
+    /// the slot placed, a row found between them).
+    func saturation(_ counters: [Counter]) -> Int {
+        requiredPins.count + counters.reduce(0) { $0 + $1.cap } + 4
+    }
+
+    /// ``frame`` in segment mode: the source's layouts with the moving row in each run, the
+    /// destination's layouts with the slot anywhere.
+    mutating func frameSegments(_ q: MoveQuery, _ count: Int, _ sSite: SectionSite, _ tSite: SectionSite, cross: Bool) -> SearchResult {
+        // A query about one place (the frozen positions) needs that place's thresholds.
+        if q.source != nil && extraBreakpoints.isEmpty { return .unknown }
+        let counters = cross ? counters(q, sSite, tSite) : []
+        let capacityRules = Array(Set(counters.map(\.rule))).sorted()
+        for r in q.mustBreak {
+            if case .capacity = rules[r].meaning, !capacityRules.contains(r) { return .none }
+        }
+        let tCounters = counters.filter(\.max), sCounters = counters.filter { !$0.max }
+        let t = saturation(counters)
+        var tOutcomes: [Outcome]? = nil
+        var unknown = false
+        var solved: [[Int]: Row?] = [:]
+        for layout in layouts(minimum: 1, saturation: t) {
+            for (xs, segment) in layout.segments.enumerated() {
+                if exhausted { return .unknown }
+                if let source = q.source, !(segment.length == 1 && source(segment.k, layout.n)) { continue }
+                let xSite = RowSite(section: sSite, k: segment.k, n: layout.n)
+                var base: [(PartialRow) -> Tri]? = nil
+                for branch in 0..<(1 << capacityRules.count) {
+                    var counted: [Int: Bool] = [:]
+                    for (b, r) in capacityRules.enumerated() { counted[r] = branch & (1 << b) != 0 }
+                    if q.mustBreak.contains(where: { counted[$0] == false }) { continue }
+                    let key = [segment.k, layout.n, branch]
+                    let x: Row
+                    if let cached = solved[key] {
+                        guard let cached else { continue }
+                        x = cached
+                    } else {
+                        if base == nil { base = movingRowConstraints(q, xSite, tSite, cross: cross) }
+                        var constraints = base ?? []
+                        for (b, r) in capacityRules.enumerated() {
+                            let want = branch & (1 << b) != 0
+                            let m = rules[r].meaning
+                            constraints.append {
+                                let v = Self.counts(m, xSite, $0)
+                                return want ? v : !v
+                            }
+                        }
+                        let row = solver.solve(constraints)
+                        solved[key] = .some(row)
+                        guard let row else { continue }
+                        x = row
+                    }
+                    guard let sOutcomes = runLayout(layout, sSite, role: (true, !cross), xSegment: xs, same: !cross, q, sCounters,
+                                                    xCounts: sCounters.map { counted[$0.rule] ?? false }, saturation: t) else { return .unknown }
+                    if !cross {
+                        for compact in sOutcomes where compact.state.between && coversPins(compact.state.broken) {
+                            let o = compact.expanded()
+                            guard let xIndex = o.xIndex, let slot = o.slot else { continue }
+                            let j = slot > xIndex ? slot - 1 : slot
+                            var rows = o.rows
+                            rows[xIndex] = x
+                            switch verify(q, count, sSite, rows, tSite, [], from: xIndex, to: j, cross: false) {
+                            case .found(let w): return .found(w)
+                            default: unknown = true
+                            }
+                        }
+                        continue
+                    }
+                    if tOutcomes == nil {
+                        var all: [Outcome] = []
+                        for tl in layouts(minimum: 0, saturation: t) {
+                            guard let o = runLayout(tl, tSite, role: (false, true), xSegment: nil, same: false, q, tCounters,
+                                                    xCounts: tCounters.map { _ in false }, saturation: t) else { return .unknown }
+                            all += o
+                        }
+                        tOutcomes = all
+                    }
+                    for compactS in sOutcomes {
+                        for compactT in tOutcomes ?? [] where coversPins(compactS.state.broken | compactT.state.broken) {
+                            guard relaxedCapacityHolds(q, counters, compactS.state.counts, compactT.state.counts, sCounters, tCounters, counted, sSite, tSite) else { continue }
+                            let so = compactS.expanded(), to = compactT.expanded()
+                            guard let xIndex = so.xIndex, let slot = to.slot else { continue }
+                            var rows = so.rows
+                            rows[xIndex] = x
+                            switch verify(q, count, sSite, rows, tSite, to.rows, from: xIndex, to: slot, cross: true) {
+                            case .found(let w): return .found(w)
+                            default: unknown = true
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return unknown ? .unknown : .none
+    }
+}
