@@ -120,6 +120,7 @@ import ReorderEngine
         ("- capacity: { section: all, max: 3 }", "- capacity: { section: all, max: 3 }\n- capacity: { section: Done, max: 4 }"),
         ("- reserve: { last: 1 }", "- reserve: { last: 1 }\n- pin: { last: 1 }"),
         ("- lock: { id: a }\n- keep-in-section: { id: b }", "- keep-in-section: { id: b }\n- lock: { id: a }\n- lock: { id: a, not: { kind: k } }"),
+        ("- pin: { last: 80000 }\n- lock: { index: 3 }", "- lock: { index: [3] }\n- pin: [ { index: -1 }, { last: 80000 } ]"),
     ])
     func equivalentRewrites(_ pair: (String, String)) throws {
         let old = try Self.load("reorder-policy: 1\nname: old\nrules:\n" + pair.0.indented)
@@ -134,6 +135,9 @@ import ReorderEngine
         ("- keep-in-section: all", "- keep-in-section: { kind: card }", ["rejected→allowed"]),
         ("- capacity: { section: Done, max: 3 }", "- capacity: { section: Done, max: 2 }", ["allowed→retargeted"]),
         ("[]", "- lock: { last: 1 }", ["allowed→denied"]),
+        // Large position constants (segment mode): the two differ only on a section of over
+        // 80,000 rows, and the change shows one (decided for the move the search found).
+        ("- pin: { last: 80000, anchor: start }\n- lock: { index: 3 }", "- pin: { last: 80001, anchor: start }\n- lock: { index: 3 }", ["allowed→rejected"]),
     ])
     func realChangesAreFound(_ pair: (String, String, [String])) throws {
         func rules(_ s: String) -> String { s == "[]" ? "rules: []\n" : "rules:\n" + s.indented }

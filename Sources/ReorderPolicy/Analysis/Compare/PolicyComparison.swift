@@ -90,12 +90,17 @@ struct ChangeFinder {
         var best: [Key: PolicyComparison.Change] = [:]
         if seeds.isEmpty && !undecided && !retargetUnknown { return (.equivalent, []) }
         enumerateSmallTables(into: &best)
-        for (table, _) in seeds { sweep(table, into: &best) }
+        // A seed too large to sweep (a large position constant: tens of thousands of rows) is
+        // decided for the move the search found only.
+        for (table, move) in seeds { sweep(table, into: &best, moves: Self.sweepCost(table) <= Self.witnessWork ? nil : [move]) }
         if !seeds.isEmpty && best.isEmpty {
             // The engine did not confirm a difference the search found: no claim either way.
             return (.undecided, [])
         }
-        let changes = best.keys.sorted().compactMap { best[$0] }.map(shrink).map(presentable)
+        // Shrinking tries a table with each row fewer, each bound again: only for tables of
+        // up to `shrinkRows` rows (a larger one is what a large position constant needs).
+        let changes = best.keys.sorted().compactMap { best[$0] }
+            .map { Self.size($0.table).1 <= Self.shrinkRows ? shrink($0) : $0 }.map(presentable)
         if !changes.isEmpty { return (.different, changes) }
         if undecided || (!sameMode && seeds.isEmpty && retargetUnknown) { return (.undecided, []) }
         return (.equivalent, [])
@@ -303,7 +308,7 @@ struct ChangeFinder {
 
     /// Every move on `table` that the two policies decide differently, kept per pair of words
     /// when smaller than the one kept so far.
-    func sweep(_ table: Table, into best: inout [Key: PolicyComparison.Change], only: Key? = nil) {
+    func sweep(_ table: Table, into best: inout [Key: PolicyComparison.Change], only: Key? = nil, moves: [Move]? = nil) {
         let old = policies[0].bind(table), new = policies[1].bind(table)
         let size = Self.size(table)
         // The decision word and target come from `canMove` and `target` (the fast path); the
@@ -331,6 +336,10 @@ struct ChangeFinder {
             if let kept = best[key], Self.size(kept.table) <= size { return }
             guard let x = try? old.decide(move), let y = try? new.decide(move) else { return }
             best[key] = PolicyComparison.Change(table: table, move: move, old: x, new: y)
+        }
+        if let moves {
+            moves.forEach(consider)
+            return
         }
         let sections = table.sections
         for s in sections.indices {
@@ -384,6 +393,8 @@ struct ChangeFinder {
 
     /// Decisions spent on finding witnesses (each one is two `decide` calls).
     static let witnessWork = 160_000
+    /// The largest table (in rows) a change is shrunk from.
+    static let shrinkRows = 256
     /// How many pairs of words there can be: 4 × 4 (a pair of equal words: other targets).
     static let allPairs = 16
 
