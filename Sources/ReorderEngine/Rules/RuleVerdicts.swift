@@ -64,12 +64,15 @@ extension BoundPolicy {
     /// The first row held by `held` whose section or anchored position the block move
     /// changes: its old and new position.
     ///
-    /// Not row by row: within a held range the shift of a row, `k2 - k`, is constant between
-    /// *breakpoints* (just after each moving row of the source section, and where the row's
-    /// index after removal reaches the drop slot), so each range costs its breakpoints, found
-    /// by binary search, not its length (issue #26: a 160,000-row table with 80,000 pinned rows
-    /// was O(destinations × held rows)). A row at anchor `start` moves when its shift is not
-    /// 0; at anchor `end` when it is not the change in the section's size.
+    /// Not row by row, nor range by range: in each section the shift of a row, `k2 - k`, is
+    /// constant between *breakpoints* (just after each moving row of the source section, and
+    /// where the row's index after removal reaches the drop slot), so each stretch between
+    /// breakpoints whose shift moves an anchored row asks the held ranges for their first
+    /// member in it, by binary search. A call costs O(m log R) for m moving rows and R held
+    /// ranges (issue #26: a 160,000-row table with 80,000 pinned rows was O(destinations × held
+    /// rows); with a pinned row every thousand rows it was still O(destinations × R)). A row at
+    /// anchor `start` moves when its shift is not 0; at anchor `end` when it is not the change
+    /// in the section's size.
     func shiftedHeldRow(_ held: HeldRows, _ move: MultiRowMove, to: Position) -> (Position, Position)? {
         let s = move.section, t = to.section, m = move.rows.count
         let rows = move.rows
@@ -84,6 +87,7 @@ extension BoundPolicy {
         }
         for u in (t == s ? [s] : [Swift.min(s, t), Swift.max(s, t)]) {
             let n = counts[u]
+            guard n > 0 else { continue }
             let newCount = n - (u == s ? m : 0) + (u == t ? m : 0)
             /// Where the row at `k` ends up.
             func after(_ k: Int) -> Int {
@@ -91,29 +95,24 @@ extension BoundPolicy {
                 if u == t && k2 >= to.row { k2 += m }
                 return k2
             }
-            for (ranges, anchorEnd) in [(held.start, false), (held.end, true)] {
+            // The breakpoints of section u, ascending: 0, after each moving row of the source,
+            // and the first row whose index after removal reaches the slot (monotone in k).
+            var points = [0]
+            if u == s { points += rows.map { $0 + 1 }.filter { $0 < n } }
+            if u == t {
+                var a = 0, b = n
+                while a < b {
+                    let mid = (a + b) / 2
+                    if (u == s ? mid - before(mid) : mid) >= to.row { b = mid } else { a = mid + 1 }
+                }
+                if a < n { points.append(a) }
+            }
+            points = Array(Set(points)).sorted()
+            for (ranges, anchorEnd) in [(held.start, false), (held.end, true)] where !ranges.isEmpty(u) {
                 let unchanged = anchorEnd ? newCount - n : 0
-                for (lo, hi) in ranges.ranges(u) {
-                    // Breakpoints in (lo, hi]: after each moving row of the source, and the first
-                    // row whose index after removal reaches the slot (monotone in k).
-                    var points = [lo]
-                    if u == s {
-                        var i = before(lo)
-                        while i < rows.count && rows[i] + 1 <= hi {
-                            if rows[i] + 1 > lo { points.append(rows[i] + 1) }
-                            i += 1
-                        }
-                    }
-                    if u == t {
-                        var a = lo, b = hi + 1
-                        while a < b {
-                            let mid = (a + b) / 2
-                            if (u == s ? mid - before(mid) : mid) >= to.row { b = mid } else { a = mid + 1 }
-                        }
-                        if a > lo && a <= hi { points.append(a) }
-                    }
-                    points.sort()
-                    for k in points where after(k) - k != unchanged {
+                for (index, lo) in points.enumerated() where after(lo) - lo != unchanged {
+                    let hi = index + 1 < points.count ? points[index + 1] - 1 : n - 1
+                    if let k = ranges.firstIn(u, lo, hi) {
                         return (Position(section: u, row: k), Position(section: u, row: after(k)))
                     }
                 }

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import ReorderEngine
+import ReorderPolicy
+
+/// Every path that reads a table, timed on one section of n and of 8n rows (issue #26): the
+/// ratio must stay below 24. Linear work gives about 8, n log n about 9.5 at these sizes, and a
+/// quadratic path 64, so the bound catches superlinear code with room for a noisy machine; it
+/// is a guard, not a measurement (BENCHMARKS.md, "Scaling", has the figures). `diff` is not
+/// here: it decides n inferred moves on n rows, each bound again, which is quadratic by design
+/// with a small constant (BENCHMARKS.md).
+@Suite(.serialized) struct ScalingTests {
+    /// Rules that scan rows (a tag, a kind, a `not`) and the pin of issue #26's quadratic
+    /// retarget (`last` with `anchor: start`: every row it holds is a pin the block can shift).
+    static let policy: CompiledPolicy = {
+        let text = """
+            reorder-policy: 1
+            name: scaling
+            rules:
+              - lock: { tag: blocked }
+              - pin: { kind: header }
+              - pin: { last: 5000, anchor: start }
+              - accept: { section: 1, rows: { not: { id: x } } }
+            """
+        // The policy above is valid: a failure here is a bug in this file.
+        return try! PolicyLoader.load(text: text + "\n").compile()
+    }()
+
+    static func table(_ n: Int) -> Table {
+        var rows: [Row] = []
+        rows.reserveCapacity(n)
+        for k in 0..<n {
+            rows.append(Row(id: "r\(k)", kind: k % 997 == 500 ? "header" : nil, tags: k % 991 == 400 ? ["blocked"] : []))
+        }
+        return Table(sections: [Section(id: "main", rows: rows), Section(id: "side", rows: (0..<10).map { Row(id: "s\($0)") })])
+    }
+
+    /// The fastest of five runs, in seconds.
+    static func fastest(_ body: () throws -> Void) rethrows -> Double {
+        var best = Double.infinity
+        for _ in 0..<5 {
+            let start = ContinuousClock.now
+            try body()
+            let d = ContinuousClock.now - start
+            best = min(best, Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
+        }
+        return best
+    }
+
+    /// Each path, given a table of n rows in its first section.
+    static let paths: [(name: String, run: @Sendable (Table) throws -> Void)] = [
+        ("bind", { _ = policy.bind($0) }),
+        ("check", { table in
+            let n = table.sections[0].rows.count
+            let bound = policy.bind(table)
+            for (from, to) in [(0, n - 1), (n - 1, 0), (n / 2, 10), (3, n / 3)] {
+                _ = try bound.decide(.row(from: Position(section: 0, row: from), to: Position(section: 0, row: to)))
+            }
+            _ = try bound.decide(.row(from: Position(section: 0, row: 1), to: Position(section: 1, row: 5)))
+        }),
+        ("explain", { table in
+            let n = table.sections[0].rows.count
+            let bound = policy.bind(table)
+            _ = try bound.explain(.row(from: Position(section: 0, row: 2), to: Position(section: 0, row: n - 2)))
+            _ = try bound.explain(.row(from: Position(section: 0, row: n / 2), to: Position(section: 1, row: 0)))
+        }),
+        ("offsets", { table in
+            // Issue #26's input: two rows dropped three quarters of the way down.
+            let n = table.sections[0].rows.count
+            _ = try policy.bind(table).decide(IndexConvention.move(fromOffsets: [0, 1], toOffset: 3 * n / 4, section: 0))
+        }),
+        ("multi-row", { table in
+            let n = table.sections[0].rows.count
+            let bound = policy.bind(table)
+            _ = try bound.decide(MultiRowMove(section: 0, rows: [1, n / 2, n - 2], to: Position(section: 1, row: 3)))
+            _ = try bound.decide(MultiRowMove(section: 0, rows: [0, 7, 9], to: Position(section: 0, row: n / 2)))
+        }),
+        ("drag session", { table in
+            let n = table.sections[0].rows.count
+            guard var session = DragSession(bound: policy.bind(table), source: Position(section: 0, row: 1)) else { return }
+            for k in stride(from: 0, to: n, by: max(1, n / 64)) { _ = session.hover(Position(section: 0, row: k)) }
+            _ = session.hover(Position(section: 1, row: 2))
+            _ = session.drop()
+        }),
+    ]
+
+    @Test("time(8n) / time(n) < 24 for every path that reads a table", arguments: paths.indices)
+    func linearOrNLogN(path: Int) throws {
+        let (name, run) = Self.paths[path]
+        let small = Self.table(20_000), large = Self.table(160_000)
+        try run(small)  // warm up (the policy, the allocator)
+        let a = try Self.fastest { try run(small) }, b = try Self.fastest { try run(large) }
+        let ratio = b / max(a, 1e-6)
+        #expect(ratio < 24, "\(name): \(a) s at 20,000 rows, \(b) s at 160,000 (×\(ratio))")
+    }
+}
