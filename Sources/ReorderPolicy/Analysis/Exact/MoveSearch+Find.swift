@@ -134,8 +134,61 @@ extension MoveSearch {
         return unknown ? .unknown : .none
     }
 
+    /// One arrangement of the source section that a frame tries: an explicit shape, or a
+    /// layout with the moving row in one of its runs (segment mode).
+    enum Arrangement {
+        case shape([Cell])
+        case layout(Layout, segment: Int)
+    }
+
+    /// The source arrangements of a frame, each with the moving row's place (its index among
+    /// `n` rows); nil when the query names one place and segment mode was not given its
+    /// thresholds (``extraBreakpoints``).
+    private mutating func sourceArrangements(_ q: MoveQuery, cross: Bool, saturation t: Int) -> [(Arrangement, k: Int, n: Int)]? {
+        if segmentMode {
+            if q.source != nil && extraBreakpoints.isEmpty { return nil }
+            return layouts(minimum: 1, saturation: t).flatMap { layout in
+                layout.segments.enumerated().compactMap { i, segment in
+                    // A place a query names is a run of one row of its own.
+                    if let source = q.source, !(segment.length == 1 && source(segment.k, layout.n)) { return nil }
+                    return (Arrangement.layout(layout, segment: i), k: segment.k, n: layout.n)
+                }
+            }
+        }
+        return shapes(x: true, slot: !cross).compactMap { shape in
+            let rowCells = shape.filter { $0 != .slot }
+            guard let xk = rowCells.firstIndex(of: .x) else { return nil }
+            if let source = q.source, !source(xk, rowCells.count) { return nil }
+            return (Arrangement.shape(shape), k: xk, n: rowCells.count)
+        }
+    }
+
+    /// The programme over the source section in one arrangement (nil: out of work).
+    private mutating func runSource(_ a: Arrangement, _ sSite: SectionSite, cross: Bool, _ q: MoveQuery, _ counters: [Counter], xCounts: [Bool], saturation t: Int) -> [Outcome]? {
+        switch a {
+        case .shape(let shape): run(shape, sSite, role: (true, !cross), same: !cross, q, counters, xCounts: xCounts)
+        case .layout(let layout, let i): runLayout(layout, sSite, role: (true, !cross), xSegment: i, same: !cross, q, counters, xCounts: xCounts, saturation: t)
+        }
+    }
+
+    /// What the destination section can end as, the slot anywhere (nil: out of work).
+    private mutating func destinationOutcomes(_ tSite: SectionSite, _ q: MoveQuery, _ counters: [Counter], saturation t: Int) -> [Outcome]? {
+        let none = counters.map { _ in false }
+        guard segmentMode else {
+            return shapes(x: false, slot: true).flatMap { run($0, tSite, role: (false, true), same: false, q, counters, xCounts: none) }
+        }
+        var all: [Outcome] = []
+        for layout in layouts(minimum: 0, saturation: t) {
+            guard let o = runLayout(layout, tSite, role: (false, true), xSegment: nil, same: false, q, counters, xCounts: none, saturation: t) else { return nil }
+            all += o
+        }
+        return all
+    }
+
+    /// One frame (section count, source and destination data and places): every source
+    /// arrangement, with the moving row solved once per place and capacity branch, and the
+    /// programme over the source and the destination; the first candidate the engine confirms.
     private mutating func frame(_ q: MoveQuery, _ count: Int, _ sSite: SectionSite, _ tSite: SectionSite, cross: Bool) -> SearchResult {
-        if segmentMode { return frameSegments(q, count, sSite, tSite, cross: cross) }
         let counters = cross ? counters(q, sSite, tSite) : []
         let capacityRules = Array(Set(counters.map(\.rule))).sorted()
         // A capacity rule that must break needs a counter on some side.
@@ -143,23 +196,24 @@ extension MoveSearch {
             if case .capacity = rules[r].meaning, !capacityRules.contains(r) { return .none }
         }
         let tCounters = counters.filter(\.max), sCounters = counters.filter { !$0.max }
+        let t = saturation(counters)
+        guard let arrangements = sourceArrangements(q, cross: cross, saturation: t) else { return .unknown }
         var tOutcomes: [Outcome]? = nil
         var unknown = false
         // The moving row depends on its place (index, count) and the capacity branch only, not
         // on where the slot is: solved once per place and branch.
         var solved: [[Int]: Row?] = [:]
-        for shape in shapes(x: true, slot: !cross) {
-            let rowCells = shape.filter { $0 != .slot }
-            guard let xk = rowCells.firstIndex(of: .x) else { continue }
-            let xSite = RowSite(section: sSite, k: xk, n: rowCells.count)
-            if let source = q.source, !source(xk, rowCells.count) { continue }
+        for (arrangement, xk, n) in arrangements {
+            // Out of work: no "none" may come from a programme cut short.
+            if exhausted { return .unknown }
+            let xSite = RowSite(section: sSite, k: xk, n: n)
             var base: [(PartialRow) -> Tri]? = nil
             for branch in 0..<(1 << capacityRules.count) {
                 var counted: [Int: Bool] = [:]
                 for (b, r) in capacityRules.enumerated() { counted[r] = branch & (1 << b) != 0 }
                 // A capacity the query needs broken must count the moving row.
                 if q.mustBreak.contains(where: { counted[$0] == false }) { continue }
-                let key = [xk, rowCells.count, branch]
+                let key = [xk, n, branch]
                 let x: Row
                 if let cached = solved[key] {
                     guard let cached else { continue }
@@ -180,10 +234,11 @@ extension MoveSearch {
                     guard let row else { continue }
                     x = row
                 }
-                let sOutcomes = run(shape, sSite, role: (true, !cross), same: !cross, q, sCounters,
-                                    xCounts: sCounters.map { counted[$0.rule] ?? false })
+                guard let sOutcomes = runSource(arrangement, sSite, cross: cross, q, sCounters,
+                                                xCounts: sCounters.map { counted[$0.rule] ?? false }, saturation: t) else { return .unknown }
                 if !cross {
-                    for o in sOutcomes where o.state.between && coversPins(o.state.broken) {
+                    for compact in sOutcomes where compact.state.between && coversPins(compact.state.broken) {
+                        let o = compact.expanded()
                         guard let xIndex = o.xIndex, let slot = o.slot else { continue }
                         let j = slot > xIndex ? slot - 1 : slot
                         var rows = o.rows
@@ -196,11 +251,13 @@ extension MoveSearch {
                     continue
                 }
                 if tOutcomes == nil {
-                    tOutcomes = shapes(x: false, slot: true).flatMap { run($0, tSite, role: (false, true), same: false, q, tCounters, xCounts: tCounters.map { _ in false }) }
+                    guard let made = destinationOutcomes(tSite, q, tCounters, saturation: t) else { return .unknown }
+                    tOutcomes = made
                 }
-                for so in sOutcomes {
-                    for to in tOutcomes ?? [] where coversPins(so.state.broken | to.state.broken) {
-                        guard relaxedCapacityHolds(q, counters, so.state.counts, to.state.counts, sCounters, tCounters, counted, sSite, tSite) else { continue }
+                for compactS in sOutcomes {
+                    for compactT in tOutcomes ?? [] where coversPins(compactS.state.broken | compactT.state.broken) {
+                        guard relaxedCapacityHolds(q, counters, compactS.state.counts, compactT.state.counts, sCounters, tCounters, counted, sSite, tSite) else { continue }
+                        let so = compactS.expanded(), to = compactT.expanded()
                         guard let xIndex = so.xIndex, let slot = to.slot else { continue }
                         var rows = so.rows
                         rows[xIndex] = x
@@ -212,7 +269,7 @@ extension MoveSearch {
                 }
             }
         }
-        return unknown ? .unknown : .none
+        return unknown || exhausted ? .unknown : .none
     }
 
     func coversPins(_ broken: UInt64) -> Bool {
