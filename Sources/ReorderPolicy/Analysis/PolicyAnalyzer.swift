@@ -181,32 +181,25 @@ public struct PolicyAnalyzer {
             return true
         } }
         var out = report(facts, anchors, exact, full)
+        // What the exact analysis did not decide (SPEC §10: not claimed, and said), each in
+        // words from the policy's constants only, never from how far the work got.
+        func undecided(_ message: String, help: String) {
+            out.append(Diagnostic(.warning, code: .analysisBudget, message: message, file: source.path, span: Span(at: .start),
+                                  help: help + " (docs/ANALYSIS.md, \"Large position constants\")"))
+        }
         if exact.budgetSpent && exact.unsearchable == nil {
-            // Some question went unanswered (its work budget spent): say so, in words that do
-            // not depend on how far the work got (SPEC §10).
-            out.append(Diagnostic(
-                .warning, code: .analysisBudget,
-                message: "the exact analysis could not answer every question about this policy within its work budget: findings it did not decide are missing (those reported hold as stated)",
-                file: source.path, span: Span(at: .start),
-                help: "split the policy, or use smaller position constants and capacity bounds (docs/ANALYSIS.md, \"Large position constants\")"))
+            undecided("the exact analysis could not answer every question about this policy within its work budget: findings it did not decide are missing (those reported hold as stated)",
+                      help: "split the policy, or use smaller position constants and capacity bounds")
         }
         if let constant = exact.frozenUndecided {
-            out.append(Diagnostic(
-                .warning, code: .analysisBudget,
-                message: "stuck rows (SPEC §10.4: a row position no rule holds, from which no row can ever move) were not decided: this policy names row positions up to \(constant), and each place below that would be one question; every other property was decided",
-                file: source.path, span: Span(at: .start),
-                help: "the engine decides moves with these constants as written; only this one check of lint is skipped (docs/ANALYSIS.md, \"Large position constants\")"))
+            undecided("stuck rows (SPEC §10.4: a row position no rule holds, from which no row can ever move) were not decided: this policy names row positions up to \(constant), and each place below that would be one question; every other property was decided",
+                      help: "the engine decides moves with these constants as written; only this one check of lint is skipped")
         }
         if let constants = exact.unsearchable {
-            // SPEC §10: what cannot be decided is not claimed, and the user is told so; the
-            // message names the policy's constants only, never how far the work got.
             let which = [constants.rowConstant > 0 ? "row positions up to \(constants.rowConstant)" : nil,
                          constants.sectionConstant > 0 ? "section positions up to \(constants.sectionConstant)" : nil].compactMap { $0 }
-            out.append(Diagnostic(
-                .warning, code: .analysisBudget,
-                message: "the exact analysis did not run: this policy names \(which.joined(separator: " and ")), and deciding its properties on every table would take more than its work budget; findings it would make are missing (only repeated rules are reported)",
-                file: source.path, span: Span(at: .start),
-                help: "the engine decides moves with these constants as written; only lint's proofs are skipped (docs/ANALYSIS.md, \"Large position constants\")"))
+            undecided("the exact analysis did not run: this policy names \(which.joined(separator: " and ")), and deciding its properties on every table would take more than its work budget; findings it would make are missing (only repeated rules are reported)",
+                      help: "the engine decides moves with these constants as written; only lint's proofs are skipped")
         }
         if stopped, let budget {
             out.append(Diagnostic(

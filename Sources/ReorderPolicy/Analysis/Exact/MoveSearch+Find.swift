@@ -272,13 +272,13 @@ extension MoveSearch {
         return unknown || exhausted ? .unknown : .none
     }
 
-    func coversPins(_ broken: UInt64) -> Bool {
+    private func coversPins(_ broken: UInt64) -> Bool {
         requiredPins.isEmpty || broken == (UInt64(1) << requiredPins.count) - 1
     }
 
     /// The capacity verdicts the query asks for, on the counters (saturated counts of attribute
     /// bounds relaxed): true when some attribute values could give them.
-    func relaxedCapacityHolds(
+    private func relaxedCapacityHolds(
         _ q: MoveQuery, _ counters: [Counter], _ sCounts: [Int], _ tCounts: [Int],
         _ sCounters: [Counter], _ tCounters: [Counter], _ counted: [Int: Bool], _ s: SectionSite, _ t: SectionSite
     ) -> Bool {
@@ -368,7 +368,7 @@ extension MoveSearch {
 
     /// Builds the table, picks attribute values from the exact counts, and checks on the
     /// engine that the move does what the query asks. Anything else is `.unknown`.
-    mutating func verify(
+    private mutating func verify(
         _ q: MoveQuery, _ count: Int, _ sSite: SectionSite, _ sRows: [Row], _ tSite: SectionSite, _ tRows: [Row],
         from i: Int, to j: Int, cross: Bool
     ) -> SearchResult {
@@ -421,6 +421,17 @@ extension MoveSearch {
             && q.mustBreak.isSubset(of: broken) && q.mustNotBreak.isDisjoint(with: broken)
     }
 
+    /// A table of `count` empty sections but `site`'s, which holds `n` plain rows with `x` at
+    /// `k`: the witness of a question about one row's place.
+    func placedTable(_ count: Int, _ site: SectionSite, _ n: Int, _ x: Row, at k: Int) -> Table {
+        var table = Table(sections: (0..<count).map { _ in Section(rows: []) })
+        var section = site.section
+        section.rows = Array(repeating: Row(id: vocabulary.plainID), count: n)
+        section.rows[k] = x
+        table.sections[site.index] = section
+        return table
+    }
+
     /// A row that the rules in `mustHold` hold and those in `mustNotHold` do not, on some table.
     mutating func findHeldRow(mustHold: Set<Int>, mustNotHold: Set<Int>) -> SearchResult {
         var q = MoveQuery()
@@ -444,11 +455,7 @@ extension MoveSearch {
                     if let source = q.source, !source(xk, n) { continue }
                     let xSite = RowSite(section: site, k: xk, n: n)
                     guard let x = solver.solve(movingRowConstraints(q, xSite, site, cross: false)) else { continue }
-                    var table = Table(sections: (0..<g.count).map { _ in Section(rows: []) })
-                    var section = site.section
-                    section.rows = Array(repeating: Row(id: vocabulary.plainID), count: n)
-                    section.rows[xk] = x
-                    table.sections[site.index] = section
+                    let table = placedTable(g.count, site, n, x, at: xk)
                     let p = Position(section: site.index, row: xk)
                     // Moved to the other end of its section (or kept in place when alone).
                     let to = Position(section: site.index, row: n > 1 ? (xk == 0 ? n - 1 : 0) : xk)
@@ -485,11 +492,7 @@ extension MoveSearch {
                             { !Self.pinBreaks(mb, xSite, $0, start: !second, end: second) },
                         ]
                         guard let x = solver.solve(constraints) else { continue }
-                        var table = Table(sections: (0..<g.count).map { _ in Section(rows: []) })
-                        var section = site.section
-                        section.rows = Array(repeating: Row(id: vocabulary.plainID), count: n)
-                        section.rows[xk] = x
-                        table.sections[site.index] = section
+                        let table = placedTable(g.count, site, n, x, at: xk)
                         let p = Position(section: site.index, row: xk)
                         if Self.heldAtBothEnds(p, rules[a], rules[b], policies[rules[a].policy].bind(table)) {
                             return .found(table, p)

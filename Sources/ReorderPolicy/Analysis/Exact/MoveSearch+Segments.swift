@@ -232,7 +232,6 @@ extension MoveSearch {
             }
             path.reverse()
             var rows: [Row] = [], xIndex: Int? = nil, slot: Int? = nil
-            var complete = true
             var pending = truncated, inserts: [(index: Int, count: Int)] = []
             for node in path {
                 switch node.event {
@@ -251,8 +250,8 @@ extension MoveSearch {
                     break
                 }
             }
-            if !pending.isEmpty { complete = false }
-            guard complete else { continue }
+            // (Not reached when the saturation is right: a path that long repeats a step.)
+            guard pending.isEmpty else { continue }
             out.append(Outcome(state: end.core, rows: rows, xIndex: xIndex, slot: slot, inserts: inserts))
         }
         return out

@@ -88,8 +88,7 @@ struct MoveSearch {
         solver = RowSolver(vocabulary)
         self.budget = budget
         initialBudget = budget
-        let n = 2 * Double(vocabulary.rowConstant) + 1
-        segmentMode = segments ?? (n * n * n * n / 4 > Double(budget))
+        segmentMode = segments ?? (Self.shapeWork(vocabulary.rowConstant) > Double(budget))
         var selectors: [SectionSelector] = []
         func row(_ s: RowSelector) {
             s.alternatives?.forEach(row)
@@ -133,7 +132,7 @@ struct MoveSearch {
     /// would otherwise build billions of them.
     var searchable: Bool {
         vocabulary.sectionTags.count <= 12 && sectionFrameWork <= Double(initialBudget)
-            && (segmentMode || shapeWork <= Double(initialBudget))
+            && (segmentMode || Self.shapeWork(vocabulary.rowConstant) <= Double(initialBudget))
     }
 
     /// The budget this search started with.
@@ -151,8 +150,8 @@ struct MoveSearch {
 
     /// About how many cells the explicit shapes (with the moving row and the slot) hold,
     /// `(2C)⁴/4`, computed before any is built.
-    var shapeWork: Double {
-        let n = 2 * Double(vocabulary.rowConstant) + 1
+    static func shapeWork(_ rowConstant: Int) -> Double {
+        let n = 2 * Double(rowConstant) + 1
         return n * n * n * n / 4
     }
 
