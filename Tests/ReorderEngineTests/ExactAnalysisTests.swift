@@ -25,6 +25,23 @@ import ReorderEngine
         }
     }
 
+    /// Plants a copy of one of the policy's rules (often dead), at a random place.
+    static func plantCopy(_ policy: inout Policy, _ gen: inout RandomPolicies, _ n: Int) {
+        if !policy.rules.isEmpty && gen.chance(0.5) {
+            let copy = gen.pick(policy.rules)
+            policy.rules.insert(RowRule(copy.kind, metadata: RuleMetadata(id: "copy-\(n)")), at: gen.int(0...policy.rules.count))
+        }
+    }
+
+    /// Plants capacity bounds that may conflict on the sections two selectors share.
+    static func plantCapacities(_ policy: inout Policy, _ gen: inout RandomPolicies, _ n: Int, chance: Double) {
+        if gen.chance(chance) {
+            let m = gen.int(0...3)
+            policy.rules.append(RowRule(.capacity(section: gen.sectionSelector(), max: .value(m), min: nil), metadata: RuleMetadata(id: "most-\(n)")))
+            policy.rules.append(RowRule(.capacity(section: gen.sectionSelector(), max: nil, min: .value(m + gen.int(1...2))), metadata: RuleMetadata(id: "least-\(n)")))
+        }
+    }
+
     @Test(arguments: 0..<4)
     func universalClaimsHoldOnEveryTableTried(chunk: Int) throws {
         var gen = RandomPolicies(seed: 0xE4AC7 + UInt64(chunk))
@@ -32,10 +49,7 @@ import ReorderEngine
         for n in 0..<60 {
             var policy = gen.policy()
             // Plant rules that are often dead: a copy of a rule, or a rule inside another.
-            if !policy.rules.isEmpty && gen.chance(0.5) {
-                let copy = gen.pick(policy.rules)
-                policy.rules.insert(RowRule(copy.kind, metadata: RuleMetadata(id: "copy-\(n)")), at: gen.int(0...policy.rules.count))
-            }
+            Self.plantCopy(&policy, &gen, n)
             // Plant rows frozen between pins (SPEC §10.4), in random words.
             if gen.chance(0.2) {
                 let pins = RowSelector(position: .indices([gen.int(-3...0), gen.int(1...3), gen.int(-3...3)]))
@@ -43,11 +57,7 @@ import ReorderEngine
                 policy.rules.append(RowRule(.keepInSection(gen.chance(0.5) ? .all : gen.rowSelector()), metadata: RuleMetadata(id: "stay-\(n)")))
             }
             // Plant capacity bounds that may conflict on the sections two selectors share.
-            if gen.chance(0.2) {
-                let m = gen.int(0...3)
-                policy.rules.append(RowRule(.capacity(section: gen.sectionSelector(), max: .value(m), min: nil), metadata: RuleMetadata(id: "most-\(n)")))
-                policy.rules.append(RowRule(.capacity(section: gen.sectionSelector(), max: nil, min: .value(m + gen.int(1...2))), metadata: RuleMetadata(id: "least-\(n)")))
-            }
+            Self.plantCapacities(&policy, &gen, n, chance: 0.2)
             // Plant pins that may hold one row at both ends (an index from the start, one from
             // the end, either through a pin or a reserve).
             if gen.chance(0.3) {
@@ -256,20 +266,13 @@ import ReorderEngine
         var compared = 0
         for n in 0..<24 {
             var policy = gen.policy()
-            if !policy.rules.isEmpty && gen.chance(0.5) {
-                let copy = gen.pick(policy.rules)
-                policy.rules.insert(RowRule(copy.kind, metadata: RuleMetadata(id: "copy-\(n)")), at: gen.int(0...policy.rules.count))
-            }
+            Self.plantCopy(&policy, &gen, n)
             if gen.chance(0.3) {
                 let pins = RowSelector(position: .indices([gen.int(-3...0), gen.int(1...3), gen.int(-3...3)]))
                 policy.rules.append(RowRule(.pin(pins, anchor: nil), metadata: RuleMetadata(id: "frozen-\(n)")))
                 policy.rules.append(RowRule(.keepInSection(gen.chance(0.5) ? .all : gen.rowSelector()), metadata: RuleMetadata(id: "stay-\(n)")))
             }
-            if gen.chance(0.3) {
-                let m = gen.int(0...3)
-                policy.rules.append(RowRule(.capacity(section: gen.sectionSelector(), max: .value(m), min: nil), metadata: RuleMetadata(id: "most-\(n)")))
-                policy.rules.append(RowRule(.capacity(section: gen.sectionSelector(), max: nil, min: .value(m + gen.int(1...2))), metadata: RuleMetadata(id: "least-\(n)")))
-            }
+            Self.plantCapacities(&policy, &gen, n, chance: 0.3)
             if gen.chance(0.3) {
                 policy.rules.append(RowRule(.pin(RowSelector(position: .indices([gen.int(0...4)])), anchor: nil), metadata: RuleMetadata(id: "top-\(n)")))
                 policy.rules.append(RowRule(.reserve(edge: .end, count: gen.int(1...3), section: nil), metadata: RuleMetadata(id: "bottom-\(n)")))
@@ -372,6 +375,21 @@ import ReorderEngine
         let moved = try #require(movedRun)
         #expect(moved.contains { $0.state.between })
         #expect(moved.map { $0.expanded() }.allSatisfy { $0.rows.count == 30 && $0.xIndex != nil && $0.slot != nil })
+    }
+
+    /// The work budget running out is recorded (lint says so in an `analysis-budget` warning),
+    /// and a search cut short claims no rule dead.
+    @Test func aSpentBudgetIsRecordedAndClaimsNothing() throws {
+        let policy = Policy(name: "t", rules: [
+            RowRule(.lock(RowSelector(kinds: ["a"])), metadata: RuleMetadata(id: "narrow")),
+            RowRule(.lock(RowSelector(kinds: ["a", "b"])), metadata: RuleMetadata(id: "wide")),
+            RowRule(.capacity(section: .all, max: .value(3), min: nil), metadata: RuleMetadata(id: "c")),
+        ])
+        let compiled = try CompiledPolicy(policy)
+        let full = ExactAnalysis(policy, compiled)
+        #expect(!full.budgetSpent && full.dead == [0], "\(full.dead)")
+        let cut = ExactAnalysis(policy, compiled, work: 40)
+        #expect(cut.budgetSpent && cut.incomplete && cut.dead.isEmpty, "\(cut.dead)")
     }
 
     @Test func multiSectionAcceptIsNotClosed() throws {
