@@ -256,6 +256,17 @@ import ReorderEngine
     }
 
     /// The smallest false claim: cards moving among two columns are admitted.
+    /// The two procedures reach the same verdict on every property.
+    static func expectSameVerdicts(_ explicit: ExactAnalysis, _ segments: ExactAnalysis, _ context: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        #expect(explicit.selectsNothing.map(\.rule) == segments.selectsNothing.map(\.rule), "\(context)", sourceLocation: sourceLocation)
+        #expect(explicit.dead == segments.dead, "\(context)", sourceLocation: sourceLocation)
+        #expect(explicit.admitsNothing == segments.admitsNothing, "\(context)", sourceLocation: sourceLocation)
+        #expect(explicit.nothingMoves == segments.nothingMoves, "\(context)", sourceLocation: sourceLocation)
+        #expect(explicit.frozen.map { [$0.index, $0.fromEnd ? 1 : 0, $0.sectionRule ?? -1] } == segments.frozen.map { [$0.index, $0.fromEnd ? 1 : 0, $0.sectionRule ?? -1] }, "\(context)", sourceLocation: sourceLocation)
+        #expect(explicit.doublyHeld?.map { [$0.first, $0.second] } == segments.doublyHeld?.map { [$0.first, $0.second] }, "\(context)", sourceLocation: sourceLocation)
+        #expect(explicit.capacityConflicts.map { [$0.max, $0.min] } == segments.capacityConflicts.map { [$0.max, $0.min] }, "\(context)", sourceLocation: sourceLocation)
+    }
+
     /// Segment mode (docs/ANALYSIS.md, "Large position constants": runs between thresholds,
     /// the moving row and the slot placed by the programme) is how policies with large
     /// constants are decided; here it is forced on the same random policies as above (small
@@ -283,13 +294,7 @@ import ReorderEngine
             guard !explicit.incomplete && !segments.incomplete else { continue }
             compared += 1
             let context = "policy \(policy.rules.map(\.kind))"
-            #expect(explicit.selectsNothing.map(\.rule) == segments.selectsNothing.map(\.rule), "\(context)")
-            #expect(explicit.dead == segments.dead, "\(context)")
-            #expect(explicit.admitsNothing == segments.admitsNothing, "\(context)")
-            #expect(explicit.nothingMoves == segments.nothingMoves, "\(context)")
-            #expect(explicit.frozen.map { [$0.index, $0.fromEnd ? 1 : 0, $0.sectionRule ?? -1] } == segments.frozen.map { [$0.index, $0.fromEnd ? 1 : 0, $0.sectionRule ?? -1] }, "\(context)")
-            #expect(explicit.doublyHeld?.map { [$0.first, $0.second] } == segments.doublyHeld?.map { [$0.first, $0.second] }, "\(context)")
-            #expect(explicit.capacityConflicts.map { [$0.max, $0.min] } == segments.capacityConflicts.map { [$0.max, $0.min] }, "\(context)")
+            Self.expectSameVerdicts(explicit, segments, context)
         }
         #expect(compared >= 15)
     }
@@ -337,13 +342,7 @@ import ReorderEngine
             compared += 1
             findings += explicit.dead.count + explicit.frozen.count + (explicit.doublyHeld?.count ?? 0) + explicit.admitsNothing.count
             let context = "policy \(policy.rules.map(\.kind))"
-            #expect(explicit.selectsNothing.map(\.rule) == segments.selectsNothing.map(\.rule), "\(context)")
-            #expect(explicit.dead == segments.dead, "\(context)")
-            #expect(explicit.admitsNothing == segments.admitsNothing, "\(context)")
-            #expect(explicit.nothingMoves == segments.nothingMoves, "\(context)")
-            #expect(explicit.frozen.map { [$0.index, $0.fromEnd ? 1 : 0, $0.sectionRule ?? -1] } == segments.frozen.map { [$0.index, $0.fromEnd ? 1 : 0, $0.sectionRule ?? -1] }, "\(context)")
-            #expect(explicit.doublyHeld?.map { [$0.first, $0.second] } == segments.doublyHeld?.map { [$0.first, $0.second] }, "\(context)")
-            #expect(explicit.capacityConflicts.map { [$0.max, $0.min] } == segments.capacityConflicts.map { [$0.max, $0.min] }, "\(context)")
+            Self.expectSameVerdicts(explicit, segments, context)
         }
         #expect(compared >= 10 && findings >= 4, "compared \(compared), findings \(findings)")
     }
