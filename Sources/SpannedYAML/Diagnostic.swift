@@ -133,3 +133,6 @@ public struct Diagnostic: Sendable, Hashable {
         }.map(\.element)
     }
 }
+
+/// A reader that stops at its first problem (``JSONDocument``) reports it as a thrown value.
+extension Diagnostic: Error {}

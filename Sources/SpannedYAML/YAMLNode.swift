@@ -10,7 +10,7 @@ public enum ScalarStyle: Sendable, Hashable {
 /// A YAML node with its span. Scalars keep their text exactly as written.
 public struct YAMLNode: Sendable, Hashable {
     /// The node's content.
-    public indirect enum Content: Sendable, Hashable {
+    public enum Content: Sendable, Hashable {
         /// A scalar's text and style.
         case scalar(String, ScalarStyle)
         /// A sequence's items.

@@ -18,7 +18,7 @@ public enum PlaygroundService {
     /// are the answer). A body, table or move of the wrong shape is a §9 400, as for `explain`.
     /// `analysis` runs `lint`'s analysis on a policy without errors (nil skips it).
     public static func answer(body: [UInt8], analysis: ((PolicyDocument) -> [Diagnostic])?) -> DecisionService.Reply {
-        let fields: [String: YAMLNode]
+        let fields: [String: JSONNode]
         let table: Table
         let move: Move?
         do {
@@ -28,12 +28,12 @@ public enum PlaygroundService {
         } catch {
             return DecisionService.error(error.code, error.message)
         }
-        guard case .scalar(let text, let style) = fields["policy"]!.content, style == .doubleQuoted else {
+        guard let text = fields["policy"]!.scalar, fields["policy"]!.scalarStyle == .doubleQuoted else {
             return DecisionService.error(.badRequest, "'policy' must be the policy's YAML text as a JSON string, found \(fields["policy"]!.typeName)")
         }
         var analyse = true
         if let flag = fields["analysis"] {
-            guard case .scalar(let word, .plain) = flag.content, word == "true" || word == "false" else {
+            guard flag.scalarStyle == .plain, let word = flag.scalar, word == "true" || word == "false" else {
                 return DecisionService.error(.badRequest, "'analysis' must be true or false, found \(flag.typeName)")
             }
             analyse = word == "true"

@@ -338,9 +338,11 @@ struct ConfigDecoder {
         }
         if let entry = keys["format"] {
             let commands = ProjectConfig.commandFormats.keys.sorted()
-            for (command, item) in d.mapping(entry.value, in: "'format'", known: commands) ?? [:] {
+            // In file order, so the diagnostics are too.
+            for item in d.mapping(entry.value, in: "'format'", known: commands)?.entries ?? [] {
+                let command = item.name
                 guard let value = d.text(item.value, expected: "a format name for 'format.\(command)'") else { continue }
-                let allowed = ProjectConfig.commandFormats[command]!
+                let allowed = ProjectConfig.commandFormats[command]!  // a known key: `mapping` dropped the others
                 if allowed.contains(value) {
                     config.formats[command] = value
                 } else {

@@ -100,12 +100,12 @@ public enum MovesFile {
     }
 
     /// Decodes one item.
-    public static func item(_ node: YAMLNode) -> MoveItem {
-        guard let entries = node.mapping else {
-            return .invalid(given: node, error: "a move is a mapping with 'from' and 'to', or 'section-from' and 'section-to'; found \(node.typeName)")
+    public static func item<Node: DocumentNode>(_ node: Node) -> MoveItem {
+        guard let entries = node.entries else {
+            return .invalid(given: node.tree, error: "a move is a mapping with 'from' and 'to', or 'section-from' and 'section-to'; found \(node.typeName)")
         }
-        var from: YAMLNode?, to: YAMLNode?, sectionFrom: YAMLNode?, sectionTo: YAMLNode?
-        var fromOffsets: YAMLNode?, toOffset: YAMLNode?, section: YAMLNode?
+        var from: Node?, to: Node?, sectionFrom: Node?, sectionTo: Node?
+        var fromOffsets: Node?, toOffset: Node?, section: Node?
         for entry in entries {
             switch entry.name {
             case "from": from = entry.value
@@ -116,46 +116,43 @@ public enum MovesFile {
             case "to-offset": toOffset = entry.value
             case "section": section = entry.value
             default:
-                return .invalid(given: node, error: "unknown key '\(entry.name)' in a move; expected 'from' and 'to', 'section-from' and 'section-to', or 'from-offsets', 'to-offset' and 'section'")
+                return .invalid(given: node.tree, error: "unknown key '\(entry.name)' in a move; expected 'from' and 'to', 'section-from' and 'section-to', or 'from-offsets', 'to-offset' and 'section'")
             }
         }
         if fromOffsets != nil || toOffset != nil || section != nil {
             guard let fromOffsets, let toOffset, let section, from == nil, to == nil, sectionFrom == nil, sectionTo == nil else {
-                return .invalid(given: node, error: "an offset move needs exactly 'from-offsets', 'to-offset' and 'section'")
+                return .invalid(given: node.tree, error: "an offset move needs exactly 'from-offsets', 'to-offset' and 'section'")
             }
             guard let items = fromOffsets.sequence, !items.isEmpty else {
-                return .invalid(given: node, error: "'from-offsets' must be a non-empty list of integers")
+                return .invalid(given: node.tree, error: "'from-offsets' must be a non-empty list of integers")
             }
-            let offsets = items.compactMap(integer)
-            guard offsets.count == items.count else { return .invalid(given: node, error: "'from-offsets' must be a non-empty list of integers") }
-            guard let target = integer(toOffset) else { return .invalid(given: node, error: "'to-offset' must be an integer") }
-            guard let s = integer(section) else { return .invalid(given: node, error: "'section' must be an integer") }
+            let offsets = items.compactMap(\.plainInteger)
+            guard offsets.count == items.count else { return .invalid(given: node.tree, error: "'from-offsets' must be a non-empty list of integers") }
+            guard let target = integer(toOffset) else { return .invalid(given: node.tree, error: "'to-offset' must be an integer") }
+            guard let s = integer(section) else { return .invalid(given: node.tree, error: "'section' must be an integer") }
             return .offsets(fromOffsets: offsets, toOffset: target, section: s)
         }
         switch (from, to, sectionFrom, sectionTo) {
         case (let f?, let t?, nil, nil):
-            guard let a = position(f) else { return .invalid(given: node, error: "'from' must be [section, row]: two integers") }
-            guard let b = position(t) else { return .invalid(given: node, error: "'to' must be [section, row]: two integers") }
+            guard let a = position(f) else { return .invalid(given: node.tree, error: "'from' must be [section, row]: two integers") }
+            guard let b = position(t) else { return .invalid(given: node.tree, error: "'to' must be [section, row]: two integers") }
             return .move(.row(from: a, to: b))
         case (nil, nil, let f?, let t?):
-            guard let a = integer(f) else { return .invalid(given: node, error: "'section-from' must be an integer") }
-            guard let b = integer(t) else { return .invalid(given: node, error: "'section-to' must be an integer") }
+            guard let a = integer(f) else { return .invalid(given: node.tree, error: "'section-from' must be an integer") }
+            guard let b = integer(t) else { return .invalid(given: node.tree, error: "'section-to' must be an integer") }
             return .move(.section(from: a, to: b))
         default:
-            return .invalid(given: node, error: "a move needs exactly 'from' and 'to', or 'section-from' and 'section-to'")
+            return .invalid(given: node.tree, error: "a move needs exactly 'from' and 'to', or 'section-from' and 'section-to'")
         }
     }
 
     @inline(__always)
-    static func integer(_ node: YAMLNode) -> Int? {
-        guard case .scalar(let text, .plain) = node.content else { return nil }
-        return NodeDecoder.plainInteger(text)
-    }
+    static func integer(_ node: some DocumentNode) -> Int? { node.plainInteger }
 
     @inline(__always)
-    static func position(_ node: YAMLNode) -> Position? {
+    static func position(_ node: some DocumentNode) -> Position? {
         guard let items = node.sequence, items.count == 2,
-              let s = integer(items[0]), let r = integer(items[1]) else { return nil }
+              let s = integer(items[items.startIndex]), let r = integer(items[items.index(after: items.startIndex)]) else { return nil }
         return Position(section: s, row: r)
     }
 }

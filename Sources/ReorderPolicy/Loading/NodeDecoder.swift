@@ -7,7 +7,7 @@ struct NodeDecoder {
 
     init(file: String) { self.file = file }
 
-    mutating func error(_ code: DiagnosticCode, _ message: String, _ node: YAMLNode, help: String? = nil) {
+    mutating func error(_ code: DiagnosticCode, _ message: String, _ node: some DocumentNode, help: String? = nil) {
         diagnostics.append(Diagnostic(code: code, message: message, file: file, span: node.span, help: help))
     }
 
@@ -18,21 +18,21 @@ struct NodeDecoder {
     mutating func append(_ list: [Diagnostic]) { diagnostics += list }
 
     /// Reports a type mismatch unless the node was already reported (an alias).
-    mutating func mismatch(_ node: YAMLNode, expected: String) {
+    mutating func mismatch(_ node: some DocumentNode, expected: String) {
         guard !node.isInvalid else { return }
         error(.typeMismatch, "expected \(expected), found \(node.typeName)", node)
     }
 
     /// The node's entries keyed by name, reporting unknown keys. Nil (and a mismatch) if not a mapping.
-    mutating func mapping(_ node: YAMLNode, in context: String, known: [String]) -> [String: YAMLEntry]? {
-        guard let entries = node.mapping else {
+    mutating func mapping<Node: DocumentNode>(_ node: Node, in context: String, known: [String]) -> KnownEntries<Node>? {
+        guard let entries = node.entries else {
             mismatch(node, expected: "a mapping for \(context)")
             return nil
         }
-        var result: [String: YAMLEntry] = [:]
+        var result = KnownEntries<Node>()
         for entry in entries {
             if known.contains(entry.name) {
-                result[entry.name] = entry
+                result.entries.append(entry)
             } else {
                 var message = "unknown key '\(entry.name)' in \(context)"
                 if let guess = Self.closest(to: entry.name, in: known) { message += "; did you mean '\(guess)'?" }
@@ -42,9 +42,18 @@ struct NodeDecoder {
         return result
     }
 
+    /// A mapping's known entries by name. A few keys at most, so a scan beats hashing (it is
+    /// on the request path: every section of every table).
+    struct KnownEntries<Node: DocumentNode> {
+        var entries: [DocumentEntry<Node>] = []
+
+        /// The entry named `name` (the last, should a file repeat a key it was told about).
+        subscript(_ name: String) -> DocumentEntry<Node>? { entries.last { $0.name == name } }
+    }
+
     /// The scalar's text; empty plain scalars (a key with no value) count as missing values.
-    mutating func text(_ node: YAMLNode, expected: String = "a string") -> String? {
-        guard case .scalar(let text, let style) = node.content, !(style.isPlain && text.isEmpty) else {
+    mutating func text(_ node: some DocumentNode, expected: String = "a string") -> String? {
+        guard let text = node.scalar, let style = node.scalarStyle, !(style.isPlain && text.isEmpty) else {
             mismatch(node, expected: expected)
             return nil
         }
@@ -55,23 +64,7 @@ struct NodeDecoder {
     static func isIntegerShaped(_ text: String) -> Bool { FlowYAML.isIntegerShaped(text) }
 
     /// Parses `-?[0-9]+` without overflow; nil for anything else.
-    static func plainInteger(_ text: String) -> Int? {
-        let utf8 = text.utf8
-        guard !utf8.isEmpty else { return nil }
-        let negative = utf8.first == UInt8(ascii: "-")
-        let digits = negative ? utf8.dropFirst() : utf8[...]
-        guard !digits.isEmpty else { return nil }
-        var value = 0
-        for byte in digits {
-            guard byte >= 48 && byte <= 57 else { return nil }
-            let d = Int(byte - 48)
-            let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (a, o2) = negative ? m.subtractingReportingOverflow(d) : m.addingReportingOverflow(d)
-            guard !o1 && !o2 else { return nil }
-            value = a
-        }
-        return value
-    }
+    static func plainInteger(_ text: String) -> Int? { YAMLNode.plainInteger(text.utf8) }
 
     /// A plain decimal integer (SPEC §4); quoted scalars and anything else are a type mismatch.
     mutating func integer(_ node: YAMLNode, _ what: String, minimum: Int? = nil) -> Int? {

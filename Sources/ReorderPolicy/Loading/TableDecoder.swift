@@ -3,7 +3,7 @@ import SpannedYAML
 struct TableDecoder {
     var d: NodeDecoder
 
-    mutating func table(_ node: YAMLNode) -> Table? {
+    mutating func table<Node: DocumentNode>(_ node: Node) -> Table? {
         guard let keys = d.mapping(node, in: "a table", known: ["sections"]) else { return nil }
         guard let entry = keys["sections"] else {
             d.error(.missingKey, "missing key 'sections'; expected a list of sections", at: Span(at: node.span.start))
@@ -18,7 +18,7 @@ struct TableDecoder {
         return d.diagnostics.count == before ? Table(sections: sections) : nil
     }
 
-    private mutating func section(_ node: YAMLNode) -> Section? {
+    private mutating func section<Node: DocumentNode>(_ node: Node) -> Section? {
         guard let keys = d.mapping(node, in: "a section", known: ["id", "kind", "tags", "attributes", "rows"]) else { return nil }
         let id = keys["id"].flatMap { d.text($0.value, expected: "a string for the section's 'id'") }
         // `kind: null` and `tags: null` count as absent (SPEC §8.5).
@@ -27,7 +27,7 @@ struct TableDecoder {
         if let entry = keys["tags"], !Self.isNull(entry.value) { tags = self.tags(entry.value) }
         var attributes: [String: Int] = [:]
         if let entry = keys["attributes"] {
-            if let items = entry.value.mapping {
+            if let items = entry.value.entries {
                 for item in items {
                     if let value = attribute(item.value, item.name) { attributes[item.name] = value }
                 }
@@ -43,17 +43,21 @@ struct TableDecoder {
             d.mismatch(rowsEntry.value, expected: "a list of rows for 'rows'")
             return nil
         }
-        return Section(id: id, kind: kind, tags: tags, attributes: attributes, rows: items.compactMap { row($0) })
+        // A loop, not `compactMap`: over a request's tape it is 3x faster (BENCHMARKS.md).
+        var rows: [Row] = []
+        rows.reserveCapacity(items.count)
+        for item in items {
+            if let row = row(item) { rows.append(row) }
+        }
+        return Section(id: id, kind: kind, tags: tags, attributes: attributes, rows: rows)
     }
 
     /// A section attribute's value: a plain integer >= 0; anything else (a quoted number, a
     /// negative one, `null`, a word) is a type mismatch (SPEC §8.2, §8.5).
-    private mutating func attribute(_ node: YAMLNode, _ name: String) -> Int? {
-        if case .scalar(let text, let style) = node.content, style.isPlain, let value = NodeDecoder.plainInteger(text), value >= 0 {
-            return value
-        }
+    private mutating func attribute(_ node: some DocumentNode, _ name: String) -> Int? {
+        if let value = node.plainInteger, value >= 0 { return value }
         let found: String
-        if case .scalar(let text, let style) = node.content {
+        if let text = node.scalar, let style = node.scalarStyle {
             found = style.isPlain ? (text.isEmpty ? "an empty value" : "'\(text)'") : "the quoted string '\(text)'"
         } else {
             found = node.typeName
@@ -65,12 +69,12 @@ struct TableDecoder {
     }
 
     /// `null`, `~` or an empty plain value.
-    private static func isNull(_ node: YAMLNode) -> Bool {
-        guard case .scalar(let text, let style) = node.content, style.isPlain else { return false }
+    private static func isNull(_ node: some DocumentNode) -> Bool {
+        guard node.scalarStyle == .plain, let text = node.scalar else { return false }
         return ["", "~", "null", "Null", "NULL"].contains(text)
     }
 
-    private mutating func tags(_ node: YAMLNode) -> [String] {
+    private mutating func tags(_ node: some DocumentNode) -> [String] {
         guard let items = node.sequence else {
             d.mismatch(node, expected: "a list of strings for 'tags'")
             return []
@@ -78,8 +82,8 @@ struct TableDecoder {
         return items.compactMap { d.text($0, expected: "a string in 'tags'") }
     }
 
-    private mutating func row(_ node: YAMLNode) -> Row? {
-        if case .scalar = node.content {
+    private mutating func row<Node: DocumentNode>(_ node: Node) -> Row? {
+        if node.scalarStyle != nil {
             return d.text(node, expected: "a row id or a row mapping").map { Row(id: $0) }
         }
         guard let keys = d.mapping(node, in: "a row", known: ["id", "kind", "tags"]) else { return nil }

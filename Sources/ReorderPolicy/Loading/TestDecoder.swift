@@ -97,7 +97,7 @@ struct TestDecoder {
         return word
     }
 
-    private mutating func position(_ entry: YAMLEntry?, _ key: String, _ parent: YAMLNode) -> Position? {
+    private mutating func position(_ entry: DocumentEntry<YAMLNode>?, _ key: String, _ parent: YAMLNode) -> Position? {
         guard let entry else {
             d.error(.missingKey, "missing key '\(key)' in 'move'", parent)
             return nil

@@ -52,22 +52,23 @@ public enum DecisionService {
         check(body: body, policy: policy, policyHash: policyHash, logging: logging, fastPath: true)
     }
 
-    /// `fastPath: false` reads every body with libyaml (tests compare the two).
+    /// `fastPath: false` reads every body with the JSON reader and the shared decoders (tests
+    /// compare the two).
     static func check(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool, fastPath: Bool) -> Reply {
         var runner: CheckRunner
         if fastPath, let (table, moves) = FastRequestReader.check(body) {
             runner = makeRunner(policy.bind(table), policyHash: policyHash, logging: logging)
             for move in moves { runner.decide(move) }
         } else {
-            let fields: [String: YAMLNode]
+            let fields: [String: JSONNode]
             let table: Table
             do {
                 fields = try requestFields(body, required: ["table", "moves"])
-                table = try decodeTable(fields["table"]!)
+                table = try decodeTable(fields["table"]!)  // present: requestFields checked it
             } catch {
                 return Self.error(error.code, error.message)
             }
-            guard let items = fields["moves"]!.sequence else {
+            guard let items = fields["moves"]!.sequence else {  // present: requestFields checked it
                 return Self.error(.badRequest, "'moves' must be a list of moves, found \(fields["moves"]!.typeName)")
             }
             runner = makeRunner(policy.bind(table), policyHash: policyHash, logging: logging)
@@ -93,20 +94,16 @@ public enum DecisionService {
         explain(body: body, policy: policy, policyHash: policyHash, logging: logging, fastPath: true)
     }
 
-    /// `fastPath: false` reads every body with libyaml (tests compare the two).
+    /// `fastPath: false` reads every body with the JSON reader and the shared decoders (tests
+    /// compare the two).
     static func explain(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool, fastPath: Bool) -> Reply {
         let table: Table, move: Move
         if fastPath, let fast = FastRequestReader.explain(body) {
             (table, move) = fast
         } else {
-            let fields: [String: YAMLNode]
             do {
-                fields = try requestFields(body, required: ["table", "move"])
-                table = try decodeTable(fields["table"]!)
-            } catch {
-                return Self.error(error.code, error.message)
-            }
-            do {
+                let fields = try requestFields(body, required: ["table", "move"])
+                table = try decodeTable(fields["table"]!)  // present: requestFields checked it
                 move = try explainMove(fields["move"]!)
             } catch {
                 return Self.error(error.code, error.message)
@@ -126,7 +123,7 @@ public enum DecisionService {
     }
 
     /// Explain's one move: a row move or a section move (no offset moves), else a 400.
-    static func explainMove(_ node: YAMLNode) throws(RequestError) -> Move {
+    static func explainMove(_ node: some DocumentNode) throws(RequestError) -> Move {
         switch MovesFile.item(node) {
         case .move(let m): return m
         case .offsets:
@@ -142,7 +139,7 @@ public enum DecisionService {
     /// "valid" }`, where `valid` is exactly `explain`'s for a move from there (empty when the
     /// row or section cannot be picked up). A source outside the table is a 400.
     public static func destinations(body: [UInt8], policy: CompiledPolicy) -> Reply {
-        let fields: [String: YAMLNode]
+        let fields: [String: JSONNode]
         let table: Table
         do {
             fields = try requestFields(body, required: ["table"], optional: ["from", "section-from"])
@@ -153,12 +150,12 @@ public enum DecisionService {
         let move: Move
         switch (fields["from"], fields["section-from"]) {
         case (let from?, nil):
-            guard let pair = from.sequence, pair.count == 2, let s = integer(pair[0]), let r = integer(pair[1]) else {
+            guard let pair = from.sequence.map(Array.init), pair.count == 2, let s = pair[0].plainInteger, let r = pair[1].plainInteger else {
                 return Self.error(.badRequest, "'from' must be a position [section, row], found \(from.typeName)")
             }
             move = .row(from: Position(section: s, row: r), to: Position(section: s, row: r))
         case (nil, let from?):
-            guard let a = integer(from) else {
+            guard let a = from.plainInteger else {
                 return Self.error(.badRequest, "'section-from' must be a section index, found \(from.typeName)")
             }
             move = .section(from: a, to: a)
@@ -187,12 +184,6 @@ public enum DecisionService {
         DecisionJSON.explanationFields(explanation, into: &w, trace: false)
         w.raw("}\n")
         return Reply(status: 200, body: w.bytes, summary: DecisionJSON.Summary(), log: [])
-    }
-
-    /// A plain JSON integer, read as SPEC §4 reads integers.
-    private static func integer(_ node: YAMLNode) -> Int? {
-        guard case .scalar(let text, .plain) = node.content else { return nil }
-        return Int(text)
     }
 
     /// The JSON document of `explain --format json` for one move; `event` receives the
@@ -229,29 +220,20 @@ public enum DecisionService {
 
     /// Parses a JSON object body and returns its fields; every key of `required` must be present
     /// and no others.
-    static func requestFields(_ body: [UInt8], required: [String], optional: [String] = []) throws(RequestError) -> [String: YAMLNode] {
+    static func requestFields(_ body: [UInt8], required: [String], optional: [String] = []) throws(RequestError) -> [String: JSONNode] {
         let expected = required.map { "'\($0)'" }.joined(separator: " and ")
             + optional.map { ", optionally '\($0)'" }.joined()
         guard !body.isEmpty else { throw RequestError(message: "the body is empty; expected a JSON object with \(expected)") }
-        // The YAML reader enforces SPEC §4's limits (depth, no aliases, valid UTF-8) on bodies too.
-        var parsed = YAMLDocument.parse(body, file: "<request>", limits: YAMLLimits(maxBytes: Int.max))
-        if !parsed.diagnostics.isEmpty, let flat = flattened(body) {
-            // JSON allows line breaks and tabs where YAML's flow style does not (between a key
-            // and its colon): read it again on one line before calling it malformed.
-            let again = YAMLDocument.parse(flat, file: "<request>", limits: YAMLLimits(maxBytes: Int.max))
-            if again.diagnostics.isEmpty { parsed = again }
+        // One reader for every body: strict JSON, SPEC §4's depth limit, valid UTF-8, no key twice.
+        let root: JSONNode
+        switch JSONDocument.read(body, file: "<request>") {
+        case .success(let document): root = document.root
+        case .failure(let problem): throw RequestError(message: "the body is not valid JSON: \(located(problem.message, problem.span))")
         }
-        if let first = parsed.diagnostics.first {
-            throw RequestError(message: "the body is not valid JSON: \(located(first.message, first.span))")
-        }
-        guard let root = parsed.root else { throw RequestError(message: "the body is not valid JSON") }
-        if let (problem, span) = jsonProblem(root) {
-            throw RequestError(message: "the body is not valid JSON: \(located(problem, span))")
-        }
-        guard let entries = root.mapping else {
+        guard let entries = root.entries else {
             throw RequestError(message: "expected a JSON object with \(expected), found \(root.typeName)")
         }
-        var fields: [String: YAMLNode] = [:]
+        var fields: [String: JSONNode] = [:]
         for entry in entries {
             guard required.contains(entry.name) || optional.contains(entry.name) else {
                 throw RequestError(message: "unknown field '\(entry.name)'; expected \(expected)")
@@ -264,26 +246,8 @@ public enum DecisionService {
         return fields
     }
 
-    /// `body` with every tab, CR and LF outside strings turned into a space (byte offsets
-    /// stay), or nil when there is none.
-    static func flattened(_ body: [UInt8]) -> [UInt8]? {
-        var out = body, inString = false, escaped = false, changed = false
-        for k in out.indices {
-            let b = out[k]
-            if inString {
-                if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
-            } else if b == UInt8(ascii: "\"") {
-                inString = true
-            } else if b == 0x09 || b == 0x0A || b == 0x0D {
-                out[k] = 0x20
-                changed = true
-            }
-        }
-        return changed ? out : nil
-    }
-
     /// The table in a request, decoded exactly as a table file (SPEC §3).
-    static func decodeTable(_ node: YAMLNode) throws(RequestError) -> Table {
+    static func decodeTable(_ node: some DocumentNode) throws(RequestError) -> Table {
         var decoder = TableDecoder(d: NodeDecoder(file: "<request>"))
         let table = decoder.table(node)
         let problems = Diagnostic.sorted(decoder.d.diagnostics)
@@ -297,62 +261,5 @@ public enum DecisionService {
 
     private static func located(_ message: String, _ span: Span) -> String {
         "line \(span.start.line), column \(span.start.column): \(message)"
-    }
-
-    /// The first place where a body that libyaml read is YAML but not JSON: an unquoted or
-    /// single-quoted key or string, or a plain scalar that is not a JSON number, `true`,
-    /// `false` or `null`. Iterative, so deep bodies cost no stack.
-    static func jsonProblem(_ root: YAMLNode) -> (String, Span)? {
-        var stack = [root]
-        while let node = stack.popLast() {
-            switch node.content {
-            case .scalar(let text, let style):
-                switch style {
-                case .doubleQuoted: continue
-                case .plain where isJSONLiteral(text): continue
-                default: return ("expected a JSON value, found '\(text.prefix(40))'", node.span)
-                }
-            case .sequence(let items):
-                stack.append(contentsOf: items.reversed())
-            case .mapping(let entries):
-                for entry in entries {
-                    guard case .scalar(_, .doubleQuoted) = entry.key.content else {
-                        return ("object keys are double-quoted strings", entry.key.span)
-                    }
-                }
-                stack.append(contentsOf: entries.reversed().map(\.value))
-            case .invalid:
-                return ("expected a JSON value", node.span)
-            }
-        }
-        return nil
-    }
-
-    /// `true`, `false`, `null` or a JSON number.
-    static func isJSONLiteral(_ text: String) -> Bool {
-        if text == "true" || text == "false" || text == "null" { return true }
-        var bytes = Array(text.utf8)[...]
-        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-        func digits() -> Int {
-            var n = 0
-            while let b = bytes.first, b >= 0x30, b <= 0x39 {
-                bytes = bytes.dropFirst()
-                n += 1
-            }
-            return n
-        }
-        guard let lead = bytes.first else { return false }
-        let intDigits = digits()
-        guard intDigits > 0, !(lead == UInt8(ascii: "0") && intDigits > 1) else { return false }
-        if bytes.first == UInt8(ascii: ".") {
-            bytes = bytes.dropFirst()
-            guard digits() > 0 else { return false }
-        }
-        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-            guard digits() > 0 else { return false }
-        }
-        return bytes.isEmpty
     }
 }

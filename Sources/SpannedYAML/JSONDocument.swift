@@ -1,0 +1,565 @@
+/// A JSON text (RFC 8259, read strictly) held as its bytes and a *tape*: one token per value,
+/// in document order, each with its byte range and where its subtree ends. Decision requests
+/// are JSON and this is their one reader (the server's hot path): one pass over the bytes, no
+/// event stream, no node tree, no string until a decoder asks for one. Its nodes
+/// (``JSONNode``) are ``DocumentNode``s, so the table and moves decoders that read files read
+/// requests too; ``parse(_:file:maxDepth:)`` gives the same ``YAMLNode`` tree libyaml gives
+/// for the same text, spans included (strings are double-quoted scalars; numbers, `true`,
+/// `false` and `null` plain ones).
+///
+/// SPEC §4's limits hold here as in every file: nesting deeper than `maxDepth` is
+/// `too-deep`, invalid UTF-8 and anything that is not JSON is `yaml-syntax`, a key twice in
+/// one object is `duplicate-key`. Reading stops at the first problem.
+public struct JSONDocument: Sendable {
+    /// One value on the tape.
+    @usableFromInline struct Token: Sendable {
+        @usableFromInline enum Kind: UInt8, Sendable { case object, array, string, number, literal }
+        @usableFromInline var kind: Kind
+        /// A string with a backslash escape: decoded on access.
+        @usableFromInline var escaped = false
+        // 32-bit offsets keep a token at 20 bytes (bodies are far below 2 GiB; `read` checks).
+        @usableFromInline var start32: UInt32
+        @usableFromInline var end32: UInt32
+        @usableFromInline var next32: UInt32
+        @usableFromInline var count32: UInt32 = 0
+
+        /// First byte (a string's opening quote).
+        @inlinable var start: Int { Int(start32) }
+        /// Just past the last byte.
+        @inlinable var end: Int { Int(end32) }
+        /// The tape index just past this value's subtree.
+        @inlinable var next: Int { Int(next32) }
+        /// Items of an array, entries of an object.
+        @inlinable var count: Int { Int(count32) }
+
+        init(kind: Kind, escaped: Bool = false, start: Int, end: Int, next: Int) {
+            self.kind = kind
+            self.escaped = escaped
+            self.start32 = UInt32(truncatingIfNeeded: start)
+            self.end32 = UInt32(truncatingIfNeeded: end)
+            self.next32 = UInt32(truncatingIfNeeded: next)
+        }
+    }
+
+    /// Immutable once read; shared by every node.
+    @usableFromInline final class Storage: Sendable {
+        @usableFromInline let bytes: [UInt8]
+        @usableFromInline let tape: [Token]
+        let marks: MarkTable
+
+        init(bytes: [UInt8], tape: [Token], marks: MarkTable) {
+            self.bytes = bytes
+            self.tape = tape
+            self.marks = marks
+        }
+    }
+
+    let storage: Storage
+
+    /// The root value.
+    public var root: JSONNode { JSONNode(storage: storage, index: 0) }
+
+    /// Reads `bytes`, or gives the first problem.
+    public static func read(_ bytes: [UInt8], file: String, maxDepth: Int = YAMLLimits.policy.maxDepth) -> Result<JSONDocument, Diagnostic> {
+        guard bytes.count < Int(UInt32.max) else {
+            return .failure(Diagnostic(code: .tooLarge, message: "a JSON text of \(bytes.count) bytes is larger than 4 GiB", file: file, span: Span(at: .start)))
+        }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var reader = Reader(buffer, maxDepth: maxDepth)
+            do throws(Reader.Problem) {
+                try reader.document()
+                return .success(JSONDocument(storage: Storage(bytes: bytes, tape: reader.tape, marks: reader.marks(bytes))))
+            } catch {
+                let marks = reader.marks(bytes)
+                let span = Span(start: marks.mark(error.start ?? error.at), end: marks.mark(error.at))
+                return .failure(Diagnostic(code: error.code, message: error.message, file: file, span: span))
+            }
+        }
+    }
+
+    /// Reads `bytes` into a ``YAMLNode`` tree, or gives the first problem.
+    public static func parse(_ bytes: [UInt8], file: String, maxDepth: Int = YAMLLimits.policy.maxDepth) -> Result<YAMLNode, Diagnostic> {
+        read(bytes, file: file, maxDepth: maxDepth).map(\.root.tree)
+    }
+
+    /// Byte offsets to marks: lines, and Unicode scalars counted as libyaml counts them.
+    struct MarkTable: Sendable {
+        /// Byte offset where each line starts (line 1 first).
+        var lineStarts: [Int]
+        /// UTF-8 continuation bytes before every 4,096th byte; empty for an ASCII text.
+        var continuationCheckpoints: [Int]
+        let bytes: [UInt8]
+
+        /// The scalar offset of byte `b`.
+        func scalars(before b: Int) -> Int {
+            guard !continuationCheckpoints.isEmpty else { return b }
+            let k = min(b >> 12, continuationCheckpoints.count - 1)
+            var continuations = continuationCheckpoints[k]
+            var i = k << 12
+            while i < b {
+                if bytes[i] & 0xC0 == 0x80 { continuations += 1 }
+                i += 1
+            }
+            return b - continuations
+        }
+
+        func mark(_ b: Int) -> Mark {
+            // The last line starting at or before b.
+            var lo = 0, hi = lineStarts.count - 1
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2
+                if lineStarts[mid] <= b { lo = mid } else { hi = mid - 1 }
+            }
+            let offset = scalars(before: b)
+            return Mark(line: lo + 1, column: offset - scalars(before: lineStarts[lo]) + 1, offset: offset)
+        }
+    }
+
+    /// One pass over the bytes into the tape.
+    struct Reader {
+        struct Problem: Error {
+            var code: DiagnosticCode
+            var message: String
+            /// Where the problem starts, when it is not just at ``at``.
+            var start: Int?
+            var at: Int
+        }
+
+        /// Valid only inside the `withUnsafeBufferPointer` call of ``JSONDocument/read(_:file:maxDepth:)``.
+        let bytes: UnsafeBufferPointer<UInt8>
+        let maxDepth: Int
+        var i = 0
+        var tape: [Token] = []
+        var lineStarts = [0]
+        var ascii = true
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+            self.bytes = bytes
+            self.maxDepth = maxDepth
+            // About one value in four bytes in a dense body ([3, 10]); a guess, not a bound.
+            tape.reserveCapacity(bytes.count / 4)
+        }
+
+        func marks(_ bytes: [UInt8]) -> MarkTable {
+            var checkpoints: [Int] = []
+            if !ascii {
+                var continuations = 0
+                for (k, b) in bytes.enumerated() {
+                    if k & 0xFFF == 0 { checkpoints.append(continuations) }
+                    if b & 0xC0 == 0x80 { continuations += 1 }
+                }
+            }
+            return MarkTable(lineStarts: lineStarts, continuationCheckpoints: checkpoints, bytes: bytes)
+        }
+
+        mutating func document() throws(Problem) {
+            // A byte order mark may open the text (RFC 8259 §8.1); libyaml skips it too.
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+                i = 3
+                ascii = false
+            }
+            skipSpace()
+            try value(depth: 0)
+            skipSpace()
+            guard i == bytes.count else { throw problem(.yamlSyntax, "unexpected \(found) after the JSON value") }
+        }
+
+        func problem(_ code: DiagnosticCode, _ message: String, from start: Int? = nil) -> Problem {
+            Problem(code: code, message: message, start: start, at: i)
+        }
+
+        /// What stands at the reading position, for messages.
+        var found: String {
+            guard i < bytes.count else { return "end of input" }
+            let b = bytes[i]
+            if b >= 0x21 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
+            return b < 0x80 ? "byte 0x\(String(b, radix: 16, uppercase: true))" : "a non-ASCII character"
+        }
+
+        mutating func skipSpace() {
+            while i < bytes.count {
+                switch bytes[i] {
+                case 0x20, 0x09, 0x0D: i += 1
+                case 0x0A:
+                    i += 1
+                    lineStarts.append(i)
+                default: return
+                }
+            }
+        }
+
+        mutating func value(depth: Int) throws(Problem) {
+            guard i < bytes.count else { throw problem(.yamlSyntax, "expected a JSON value, found end of input") }
+            switch bytes[i] {
+            case UInt8(ascii: "{"): try object(depth: depth + 1)
+            case UInt8(ascii: "["): try array(depth: depth + 1)
+            case UInt8(ascii: "\""): try string()
+            case UInt8(ascii: "t"): try literal("true")
+            case UInt8(ascii: "f"): try literal("false")
+            case UInt8(ascii: "n"): try literal("null")
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+            default: throw problem(.yamlSyntax, "expected a JSON value, found \(found)")
+            }
+        }
+
+        private mutating func open(_ kind: Token.Kind, depth: Int) throws(Problem) -> Int {
+            guard depth <= maxDepth else { throw problem(.tooDeep, "nesting deeper than \(maxDepth) levels") }
+            tape.append(Token(kind: kind, start: i, end: i, next: 0))
+            i += 1
+            skipSpace()
+            return tape.count - 1
+        }
+
+        private mutating func close(_ token: Int, count: Int) {
+            i += 1
+            tape[token].end32 = UInt32(truncatingIfNeeded: i)
+            tape[token].next32 = UInt32(truncatingIfNeeded: tape.count)
+            tape[token].count32 = UInt32(truncatingIfNeeded: count)
+        }
+
+        private mutating func object(depth: Int) throws(Problem) {
+            let token = try open(.object, depth: depth)
+            if i < bytes.count, bytes[i] == UInt8(ascii: "}") { return close(token, count: 0) }
+            var keys: [Int] = []
+            var names: Set<String> = []
+            while true {
+                skipSpace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else {
+                    throw problem(.yamlSyntax, "expected an object key (a double-quoted string), found \(found)")
+                }
+                try string()
+                try checkRepeated(key: tape.count - 1, keys: &keys, names: &names)
+                skipSpace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw problem(.yamlSyntax, "expected ':' after an object key, found \(found)") }
+                i += 1
+                skipSpace()
+                try value(depth: depth)
+                skipSpace()
+                guard i < bytes.count else { throw problem(.yamlSyntax, "expected ',' or '}' in an object, found end of input") }
+                if bytes[i] == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                guard bytes[i] == UInt8(ascii: "}") else { throw problem(.yamlSyntax, "expected ',' or '}' in an object, found \(found)") }
+                return close(token, count: keys.count)
+            }
+        }
+
+        /// SPEC §4: a key once per object. Small objects compare bytes; large ones keep a set.
+        private func checkRepeated(key: Int, keys: inout [Int], names: inout Set<String>) throws(Problem) {
+            let t = tape[key]
+            var repeated: Int?
+            if keys.count < 16 {
+                repeated = keys.first { k in
+                    let u = tape[k]
+                    if !u.escaped && !t.escaped { return bytes[u.start..<u.end].elementsEqual(bytes[t.start..<t.end]) }
+                    return text(u) == text(t)
+                }
+            } else {
+                if names.isEmpty { names = Set(keys.map { text(tape[$0]) }) }
+                let name = text(t)
+                if !names.insert(name).inserted { repeated = keys.first { text(tape[$0]) == name } }
+            }
+            if let repeated {
+                let line = lineStarts.lastIndex { $0 <= tape[repeated].start }.map { $0 + 1 } ?? 1
+                throw Problem(code: .duplicateKey, message: "duplicate key '\(text(t))' (first at line \(line))", start: t.start, at: t.end)
+            }
+            keys.append(key)
+        }
+
+        private func text(_ t: Token) -> String { JSONNode.stringText(bytes, t) }
+
+        private mutating func array(depth: Int) throws(Problem) {
+            let token = try open(.array, depth: depth)
+            if i < bytes.count, bytes[i] == UInt8(ascii: "]") { return close(token, count: 0) }
+            var count = 0
+            while true {
+                skipSpace()
+                try value(depth: depth)
+                count += 1
+                skipSpace()
+                guard i < bytes.count else { throw problem(.yamlSyntax, "expected ',' or ']' in an array, found end of input") }
+                if bytes[i] == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                guard bytes[i] == UInt8(ascii: "]") else { throw problem(.yamlSyntax, "expected ',' or ']' in an array, found \(found)") }
+                return close(token, count: count)
+            }
+        }
+
+        private mutating func scalar(_ kind: Token.Kind, from start: Int, escaped: Bool = false) {
+            tape.append(Token(kind: kind, escaped: escaped, start: start, end: i, next: tape.count + 1))
+        }
+
+        private mutating func literal(_ word: StaticString) throws(Problem) {
+            let start = i, count = word.utf8CodeUnitCount
+            let matches = i + count <= bytes.count && (0..<count).allSatisfy { bytes[i + $0] == word.utf8Start[$0] }
+            guard matches else { throw problem(.yamlSyntax, "expected a JSON value, found \(found)") }
+            i += count
+            try delimited()
+            scalar(.literal, from: start)
+        }
+
+        /// A value must be followed by space, a separator or the end (`truex`, `1x` are not JSON).
+        private func delimited() throws(Problem) {
+            guard i < bytes.count else { return }
+            switch bytes[i] {
+            case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"): return
+            default: throw problem(.yamlSyntax, "unexpected \(found) after a JSON value")
+            }
+        }
+
+        private mutating func digits() -> Int {
+            let start = i
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
+            return i - start
+        }
+
+        /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, kept as written (a plain scalar).
+        private mutating func number() throws(Problem) {
+            let start = i
+            if bytes[i] == UInt8(ascii: "-") { i += 1 }
+            let lead = i
+            let whole = digits()
+            guard whole > 0 else { throw problem(.yamlSyntax, "expected digits in a number, found \(found)") }
+            guard !(whole > 1 && bytes[lead] == UInt8(ascii: "0")) else {
+                throw problem(.yamlSyntax, "a JSON number has no leading zeros", from: start)
+            }
+            if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+                i += 1
+                guard digits() > 0 else { throw problem(.yamlSyntax, "expected digits after '.', found \(found)") }
+            }
+            if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+                i += 1
+                if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+                guard digits() > 0 else { throw problem(.yamlSyntax, "expected digits in an exponent, found \(found)") }
+            }
+            try delimited()
+            scalar(.number, from: start)
+        }
+
+        /// A double-quoted string, checked (escapes, UTF-8) but not decoded; the reader stands
+        /// on the opening quote.
+        private mutating func string() throws(Problem) {
+            let open = i
+            i += 1
+            var escaped = false, nonASCII = false
+            while i < bytes.count {
+                var b = bytes[i]
+                // The common run: printable ASCII other than the quote and the backslash.
+                while b >= 0x20 && b < 0x80 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
+                    i += 1
+                    guard i < bytes.count else { throw problem(.yamlSyntax, "a string is not closed", from: open) }
+                    b = bytes[i]
+                }
+                if b == UInt8(ascii: "\"") {
+                    if nonASCII {
+                        guard validUTF8(open + 1..<i) else { throw problem(.yamlSyntax, "a string is not valid UTF-8", from: open) }
+                        ascii = false
+                    }
+                    i += 1
+                    return scalar(.string, from: open, escaped: escaped)
+                }
+                if b == UInt8(ascii: "\\") {
+                    escaped = true
+                    try escape()
+                    continue
+                }
+                if b < 0x20 {
+                    throw problem(.yamlSyntax, "a control character (byte 0x\(String(b, radix: 16, uppercase: true))) inside a string must be escaped")
+                }
+                if b >= 0x80 { nonASCII = true }
+                i += 1
+            }
+            throw problem(.yamlSyntax, "a string is not closed", from: open)
+        }
+
+        private func validUTF8(_ range: Range<Int>) -> Bool {
+            String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) != nil
+        }
+
+        /// Checks one escape after a backslash.
+        private mutating func escape() throws(Problem) {
+            let start = i
+            i += 1
+            guard i < bytes.count else { throw problem(.yamlSyntax, "a string is not closed") }
+            let c = bytes[i]
+            i += 1
+            switch c {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                return
+            case UInt8(ascii: "u"):
+                let lone = Problem(code: .yamlSyntax, message: "a lone surrogate escape is not a character", start: start, at: i + 4)
+                guard let high = JSONNode.hex4(bytes, i) else { throw problem(.yamlSyntax, "'\\u' takes four hex digits", from: start) }
+                i += 4
+                if (0xDC00..<0xE000).contains(high) { throw lone }
+                guard (0xD800..<0xDC00).contains(high) else { return }
+                guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u"),
+                      let low = JSONNode.hex4(bytes, i + 2), (0xDC00..<0xE000).contains(low) else { throw lone }
+                i += 6
+            default:
+                throw problem(.yamlSyntax, "unknown escape '\\\(Character(Unicode.Scalar(c)))' in a string", from: start)
+            }
+        }
+    }
+}
+
+/// A value of a ``JSONDocument``: a place on its tape. Strings are made only when asked for.
+public struct JSONNode: DocumentNode, Sendable {
+    // Inlinable, so the decoders' generic code specializes to plain reads of the tape.
+    @usableFromInline let storage: JSONDocument.Storage
+    @usableFromInline let index: Int
+
+    @usableFromInline init(storage: JSONDocument.Storage, index: Int) {
+        self.storage = storage
+        self.index = index
+    }
+
+    @inlinable var token: JSONDocument.Token { storage.tape[index] }
+
+    public var span: Span {
+        let t = token
+        return Span(start: storage.marks.mark(t.start), end: storage.marks.mark(t.end))
+    }
+
+    @inlinable public var scalar: String? {
+        let t = token
+        switch t.kind {
+        case .object, .array: return nil
+        case .string: return storage.bytes.withUnsafeBufferPointer { Self.stringText($0, t) }
+        case .number, .literal: return String(decoding: storage.bytes[t.start..<t.end], as: UTF8.self)
+        }
+    }
+
+    @inlinable public var scalarStyle: ScalarStyle? {
+        switch token.kind {
+        case .object, .array: nil
+        case .string: .doubleQuoted
+        case .number, .literal: .plain
+        }
+    }
+
+    @inlinable public var sequence: Items? {
+        token.kind == .array ? Items(storage: storage, parent: index) : nil
+    }
+
+    @inlinable public var entries: [DocumentEntry<JSONNode>]? {
+        let t = token
+        guard t.kind == .object else { return nil }
+        var result: [DocumentEntry<JSONNode>] = []
+        result.reserveCapacity(t.count)
+        var k = index + 1
+        while k < t.next {
+            let key = JSONNode(storage: storage, index: k)
+            let value = JSONNode(storage: storage, index: k + 1)
+            result.append(DocumentEntry(key: key, value: value, name: storage.bytes.withUnsafeBufferPointer { Self.stringText($0, storage.tape[k]) }))
+            k = storage.tape[k + 1].next
+        }
+        return result
+    }
+
+    public var isInvalid: Bool { false }
+
+    public var typeName: String {
+        switch token.kind {
+        case .object: "a mapping"
+        case .array: "a list"
+        case .string, .number, .literal: "a scalar"
+        }
+    }
+
+    @inlinable public var plainInteger: Int? {
+        let t = token
+        guard t.kind == .number else { return nil }
+        return YAMLNode.plainInteger(storage.bytes[t.start..<t.end])
+    }
+
+    public var tree: YAMLNode {
+        switch token.kind {
+        case .object:
+            return YAMLNode(.mapping((entries ?? []).map { YAMLEntry(key: $0.key.tree, value: $0.value.tree) }), span: span)
+        case .array:
+            return YAMLNode(.sequence((sequence ?? Items(storage: storage, parent: index)).map(\.tree)), span: span)
+        case .string, .number, .literal:
+            // Both are present for a scalar token.
+            return YAMLNode(.scalar(scalar!, scalarStyle!), span: span)
+        }
+    }
+
+    /// The items of an array, walked on the tape.
+    public struct Items: Collection, Sendable {
+        @usableFromInline let storage: JSONDocument.Storage
+        @usableFromInline let parent: Int
+
+        @usableFromInline init(storage: JSONDocument.Storage, parent: Int) {
+            self.storage = storage
+            self.parent = parent
+        }
+
+        @inlinable public var startIndex: Int { parent + 1 }
+        @inlinable public var endIndex: Int { storage.tape[parent].next }
+        @inlinable public var count: Int { storage.tape[parent].count }
+        @inlinable public func index(after i: Int) -> Int { storage.tape[i].next }
+        @inlinable public subscript(i: Int) -> JSONNode { JSONNode(storage: storage, index: i) }
+    }
+
+    /// A string token's text, escapes decoded (the reader checked them).
+    @inlinable static func stringText(_ bytes: UnsafeBufferPointer<UInt8>, _ t: JSONDocument.Token) -> String {
+        let inner = t.start + 1..<t.end - 1
+        guard t.escaped else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[inner]), as: UTF8.self) }
+        return escapedText(bytes, inner)
+    }
+
+    @usableFromInline static func escapedText(_ bytes: UnsafeBufferPointer<UInt8>, _ inner: Range<Int>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(inner.count)
+        var i = inner.lowerBound
+        while i < inner.upperBound {
+            let b = bytes[i]
+            guard b == UInt8(ascii: "\\") else {
+                out.append(b)
+                i += 1
+                continue
+            }
+            let c = bytes[i + 1]
+            i += 2
+            switch c {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                // Checked by the reader: four hex digits, surrogates in pairs.
+                var code = hex4(bytes, i) ?? 0xFFFD
+                i += 4
+                if (0xD800..<0xDC00).contains(code), let low = hex4(bytes, i + 2) {
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    i += 6
+                }
+                out.append(contentsOf: String(Character(Unicode.Scalar(code) ?? "\u{FFFD}")).utf8)
+            default: out.append(c)  // " \ /
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Four hex digits at `i`, or nil.
+    @usableFromInline static func hex4<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ i: Int) -> UInt32? where Bytes.Index == Int {
+        guard i + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for b in bytes[i..<i + 4] {
+            let digit: UInt8
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = b - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = b - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = b - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+}

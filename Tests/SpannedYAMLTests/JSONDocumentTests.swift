@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+import SpannedYAML
+
+/// The request body reader against two independent references: libyaml (the tree every file
+/// gets, spans included) and Foundation's JSON reader (what is JSON at all).
+@Suite struct JSONDocumentTests {
+    /// A seeded generator (SplitMix64), so failures reproduce.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// String bodies as written in JSON; libyaml reads every one of them the same way.
+    static let strings = [
+        "", "a", "a b", "Doing", "null", "1", "true", "#x", "a:b", "- x", "[", "{}", "é", "日本", "😀", "tab\\there",
+        "q\\\"uote", "back\\\\slash", "\\u0061", "\\u00e9", "\\u65e5", "line\\nbreak", "\\r\\b\\f", "a/b", "\\u0000",
+    ]
+    static let numbers = ["0", "-0", "7", "-12", "1.5", "-0.25", "1e3", "2E-2", "-1.5e+10", "123456789012345678901234567890"]
+
+    static func value(_ g: inout Generator, depth: Int, space: () -> String) -> String {
+        func pick<T>(_ xs: [T]) -> T { xs[Int.random(in: 0..<xs.count, using: &g)] }
+        switch depth >= 4 ? Int.random(in: 2..<6, using: &g) : Int.random(in: 0..<6, using: &g) {
+        case 0:
+            var keys = Set<String>()
+            let members = (0..<Int.random(in: 0...4, using: &g)).compactMap { _ -> String? in
+                let key = pick(strings)
+                guard keys.insert(key).inserted, !key.contains("\\u") else { return nil }  // no key twice, even spelled two ways
+                return "\"\(key)\"" + space() + ":" + space() + value(&g, depth: depth + 1, space: space)
+            }
+            return "{" + space() + members.joined(separator: space() + "," + space()) + space() + "}"
+        case 1:
+            let items = (0..<Int.random(in: 0...4, using: &g)).map { _ in value(&g, depth: depth + 1, space: space) }
+            return "[" + space() + items.joined(separator: space() + "," + space()) + space() + "]"
+        case 2, 3: return "\"\(pick(strings))\""
+        case 4: return pick(numbers)
+        default: return pick(["true", "false", "null"])
+        }
+    }
+
+    /// The node without spans, to compare with a tree read from different bytes.
+    static func shape(_ node: YAMLNode) -> String {
+        switch node.content {
+        case .scalar(let text, let style): "\(style)(\(text.debugDescription))"
+        case .sequence(let items): "[" + items.map(shape).joined(separator: ",") + "]"
+        case .mapping(let entries): "{" + entries.map { shape($0.key) + ":" + shape($0.value) }.joined(separator: ",") + "}"
+        case .invalid: "invalid"
+        }
+    }
+
+    @Test("2,000 random JSON texts on one line give libyaml's tree, spans included")
+    func sameTreeAsLibYAML() throws {
+        var g = Generator(state: 1125)
+        for _ in 0..<2_000 {
+            var spaceGen = Generator(state: g.next())
+            let text = "{\"v\": " + Self.value(&g, depth: 0) { ["", " ", "  "][Int.random(in: 0..<3, using: &spaceGen)] } + "}"
+            let bytes = Array(text.utf8)
+            let yaml = YAMLDocument.parse(bytes, file: "t.json")
+            guard yaml.diagnostics.isEmpty, let expected = yaml.root else {
+                Issue.record("libyaml refused \(text): \(yaml.diagnostics)")
+                continue
+            }
+            let json = try JSONDocument.parse(bytes, file: "t.json").get()
+            #expect(json == expected, "\(text)\n\(Self.shape(json))\n\(Self.shape(expected))")
+        }
+    }
+
+    @Test("JSON texts over several lines with tabs and CR LF give libyaml's tree, and marks on the right lines")
+    func multiLineTexts() throws {
+        var g = Generator(state: 2511)
+        for _ in 0..<1_000 {
+            var spaceGen = Generator(state: g.next())
+            let text = "{\"v\": " + Self.value(&g, depth: 0) { ["", " ", "\n", "\t", "\r\n  "][Int.random(in: 0..<5, using: &spaceGen)] } + "}"
+            let json = try JSONDocument.parse(Array(text.utf8), file: "t.json").get()
+            // libyaml reads JSON's line breaks and tabs in flow collections only as spaces.
+            let flat = text.replacingOccurrences(of: "\r\n", with: "  ").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
+            let yaml = YAMLDocument.parse(Array(flat.utf8), file: "t.json")
+            let expected = try #require(yaml.root)
+            #expect(Self.shape(json) == Self.shape(expected), "\(text)")
+            // Each node starts on the line and column its first byte is on.
+            // Split on LF scalars: as Characters, CR LF is one.
+            let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            var stack = [json]
+            while let node = stack.popLast() {
+                let line = lines[node.span.start.line - 1]
+                let at = line.dropFirst(node.span.start.column - 1).first
+                let first: Unicode.Scalar? = switch node.content {
+                case .scalar(_, .doubleQuoted): "\""
+                case .sequence: "["
+                case .mapping: "{"
+                default: nil
+                }
+                if let first { #expect(at == first, "\(text) at \(node.span.start)") }
+                if case .sequence(let items) = node.content { stack += items }
+                if case .mapping(let entries) = node.content { stack += entries.flatMap { [$0.key, $0.value] } }
+            }
+        }
+    }
+
+    @Test("escapes: surrogate pairs join, lone surrogates and unknown escapes are refused")
+    func escapes() throws {
+        let joined = try JSONDocument.parse(Array(#"["\ud83d\ude00", "\u00E9\/"]"#.utf8), file: "t").get()
+        #expect(joined.sequence?.map(\.scalar) == ["😀", "é/"])
+        for bad in [#"["\ud83d"]"#, #"["\ud83dx"]"#, #"["\ude00"]"#, #"["\ud83d\u0041"]"#, #"["\x41"]"#, #"["\u12G4"]"#, #"["\u12"]"#] {
+            let result = JSONDocument.parse(Array(bad.utf8), file: "t")
+            guard case .failure(let d) = result else {
+                Issue.record("accepted \(bad)")
+                continue
+            }
+            // At the backslash.
+            #expect(d.code == .yamlSyntax && d.span.start.line == 1 && d.span.start.column == 3, "\(bad): \(d)")
+        }
+    }
+
+    /// One broken body and where its problem is reported.
+    @Test(arguments: [
+        ("", DiagnosticCode.yamlSyntax, 1, 1),
+        ("{", .yamlSyntax, 1, 2),
+        ("{\"a\": 1,}", .yamlSyntax, 1, 9),
+        ("{\"a\" 1}", .yamlSyntax, 1, 6),
+        ("{a: 1}", .yamlSyntax, 1, 2),
+        ("{'a': 1}", .yamlSyntax, 1, 2),
+        ("[1, 2]]", .yamlSyntax, 1, 7),
+        ("[01]", .yamlSyntax, 1, 2),
+        ("[1.]", .yamlSyntax, 1, 4),
+        ("[+1]", .yamlSyntax, 1, 2),
+        ("[truex]", .yamlSyntax, 1, 6),
+        ("[yes]", .yamlSyntax, 1, 2),
+        ("[\"a\tb\"]", .yamlSyntax, 1, 4),
+        ("[\"a\nb\"]", .yamlSyntax, 1, 4),
+        ("[\"ab", .yamlSyntax, 1, 2),
+        ("{\"a\": 1,\n \"b\": 2,\n \"a\": 3}", .duplicateKey, 3, 2),
+        ("[1] [2]", .yamlSyntax, 1, 5),
+        ("# comment\n[1]", .yamlSyntax, 1, 1),
+        ("[é]", .yamlSyntax, 1, 2),
+    ])
+    func brokenBodyIsLocated(text: String, code: DiagnosticCode, line: Int, column: Int) {
+        guard case .failure(let d) = JSONDocument.parse(Array(text.utf8), file: "t") else {
+            Issue.record("accepted \(text.debugDescription)")
+            return
+        }
+        #expect(d.code == code && d.span.start.line == line && d.span.start.column == column, "\(text.debugDescription): \(d)")
+        #expect(d.file == "t" && !d.message.isEmpty)
+    }
+
+    @Test("invalid UTF-8, deep nesting and a byte order mark")
+    func hostileBytes() throws {
+        for bad: [UInt8] in [[0x5B, 0x22, 0xFF, 0x22, 0x5D], [0x5B, 0x22, 0xC3, 0x22, 0x5D], [0x5B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x5D], [0x5B, 0xC3, 0xA9, 0x5D]] {
+            guard case .failure(let d) = JSONDocument.parse(bad, file: "t") else {
+                Issue.record("accepted \(bad)")
+                continue
+            }
+            #expect(d.code == .yamlSyntax)
+        }
+        let deep = Array((String(repeating: "[", count: 65) + String(repeating: "]", count: 65)).utf8)
+        guard case .failure(let d) = JSONDocument.parse(deep, file: "t") else {
+            Issue.record("accepted 65 levels")
+            return
+        }
+        #expect(d.code == .tooDeep && d.span.start.column == 65)
+        let ok = Array((String(repeating: "[", count: 64) + String(repeating: "]", count: 64)).utf8)
+        _ = try JSONDocument.parse(ok, file: "t").get()
+        // A million levels cost no stack: reading stops at the limit.
+        let huge = [UInt8](repeating: UInt8(ascii: "["), count: 1_000_000)
+        #expect((try? JSONDocument.parse(huge, file: "t").get()) == nil)
+        let bom = try JSONDocument.parse([0xEF, 0xBB, 0xBF] + Array("[\"é\", 1]".utf8), file: "t").get()
+        #expect(bom.sequence?.map(\.scalar) == ["é", "1"])
+    }
+
+    @Test("randomly broken texts: accepted exactly when Foundation's JSON reader accepts them (keys once each)")
+    func validityMatchesFoundation() {
+        var g = Generator(state: 77)
+        let inserts: [UInt8] = Array("{}[]\",:\\ 0-1.eE+tnx\t\n\u{7F}".utf8) + [0xC3, 0xA9, 0xFF, 0x01]
+        var accepted = 0, refused = 0
+        for _ in 0..<4_000 {
+            var spaceGen = Generator(state: g.next())
+            var bytes = Array(("{\"v\": " + Self.value(&g, depth: 0) { ["", " ", "\n"][Int.random(in: 0..<3, using: &spaceGen)] } + "}").utf8)
+            for _ in 0..<Int.random(in: 1...2, using: &g) {
+                let k = Int.random(in: 0..<bytes.count, using: &g)
+                switch Int.random(in: 0..<3, using: &g) {
+                case 0: bytes.remove(at: k)
+                case 1: bytes.insert(inserts[Int.random(in: 0..<inserts.count, using: &g)], at: k)
+                default: bytes[k] = inserts[Int.random(in: 0..<inserts.count, using: &g)]
+                }
+                if bytes.isEmpty { bytes = [0x20] }
+            }
+            // Where Foundation departs from RFC 8259 the text is left out: it takes a trailing
+            // comma, and refuses a number past a Double (RFC 8259 §6 lets a reader limit range;
+            // this one keeps numbers as written).
+            let squeezed = String(decoding: bytes.filter { ![0x20, 0x0A, 0x09, 0x0D].contains($0) }, as: UTF8.self)
+            if squeezed.contains(",}") || squeezed.contains(",]") || squeezed.contains(/[eE][+-]?[0-9]{3}/) { continue }
+            let foundation = (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil
+            switch JSONDocument.parse(bytes, file: "t") {
+            case .success:
+                #expect(foundation, "accepted \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+                accepted += 1
+            case .failure(let d):
+                // Foundation takes a key twice (the last wins); SPEC §4 does not.
+                #expect(!foundation || d.code == .duplicateKey, "refused \(String(decoding: bytes, as: UTF8.self).debugDescription): \(d.message)")
+                refused += 1
+            }
+        }
+        #expect(accepted > 300 && refused > 2_000, "accepted \(accepted), refused \(refused)")
+    }
+}
