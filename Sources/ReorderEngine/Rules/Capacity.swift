@@ -121,9 +121,9 @@ extension CapacityRule: RowRuleKind {
         guard max != nil || min != nil else { throw PolicyError("capacity needs max or min") }
         for bound in [max, min] {
             switch bound {
-            case .value(let n)? where n < 0: throw PolicyError("capacity max and min must be >= 0")
-            case .attribute(let name)? where name.isEmpty: throw PolicyError("a capacity attribute needs a name")
-            default: break
+            case .value(let n)?: if n < 0 { throw PolicyError("capacity max and min must be >= 0") }
+            case .attribute(let name)?: if name.isEmpty { throw PolicyError("a capacity attribute needs a name") }
+            case nil: break
             }
         }
         try rows?.validate()

@@ -122,9 +122,9 @@ extension RowSelector {
             return
         }
         switch position {
-        case .first(let n), .last(let n):
+        case .first(let n)?, .last(let n)?:
             guard n >= 1 else { throw PolicyError("first and last need a count of at least 1") }
-        default: break
+        case .indices?, nil: break
         }
         try not?.validate()
     }
