@@ -83,7 +83,7 @@ struct DecisionResponder: HTTPResponder {
         var contentType = "application/json"
 
         init(_ reply: DecisionService.Reply) {
-            status = reply.status
+            status = reply.error?.httpStatus ?? 200
             body = reply.body
         }
 
@@ -269,6 +269,18 @@ private final class LingeringBody: @unchecked Sendable {
         while read <= limit, !Task.isCancelled {
             guard let chunk = try? await iterator.next() else { return }
             read += chunk.readableBytes
+        }
+    }
+}
+
+extension DecisionService.ErrorCode {
+    /// The HTTP status that goes with the SPEC §9 error code.
+    var httpStatus: Int {
+        switch self {
+        case .badRequest: 400
+        case .unknownPolicy, .notFound: 404
+        case .methodNotAllowed: 405
+        case .tooLarge: 413
         }
     }
 }

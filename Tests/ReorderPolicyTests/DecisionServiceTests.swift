@@ -125,12 +125,12 @@ import Testing
                 if FastRequestReader.explain(body) != nil { fastExplain += 1 }
                 let fast = DecisionService.explain(body: body, policy: Self.policy, policyHash: "h", logging: true, fastPath: true)
                 let general = DecisionService.explain(body: body, policy: Self.policy, policyHash: "h", logging: true, fastPath: false)
-                #expect(fast.status == general.status && fast.body == general.body, "\(String(decoding: body, as: UTF8.self))")
+                #expect(fast.error == general.error && fast.body == general.body, "\(String(decoding: body, as: UTF8.self))")
             } else {
                 if FastRequestReader.check(body) != nil { fastCheck += 1 }
                 let fast = DecisionService.check(body: body, policy: Self.policy, policyHash: "h", logging: true, fastPath: true)
                 let general = DecisionService.check(body: body, policy: Self.policy, policyHash: "h", logging: true, fastPath: false)
-                #expect(fast.status == general.status && fast.body == general.body, "\(String(decoding: body, as: UTF8.self))")
+                #expect(fast.error == general.error && fast.body == general.body, "\(String(decoding: body, as: UTF8.self))")
                 // Logs differ only in their time stamps.
                 let strip = { (log: [UInt8]) in String(decoding: log, as: UTF8.self).split(separator: "\n").map { $0.split(separator: "\"time\"")[0] } }
                 #expect(strip(fast.log) == strip(general.log))
@@ -165,13 +165,13 @@ import Testing
             guard let node = fields["move"], let move = try? DecisionService.explainMove(node) else { return nil }
             var summary = DecisionJSON.Summary()
             let w = DecisionService.explainJSON(policy.bind(table), move, summary: &summary)
-            return DecisionService.Reply(status: 200, body: w.bytes, summary: summary, log: [])
+            return .decided(w.bytes, summary: summary)
         }
         guard let items = fields["moves"]?.sequence else { return nil }
         var runner = CheckRunner(bound: policy.bind(table), format: .json)
         for item in items { runner.decide(MovesFile.item(item)) }
         _ = runner.finish()
-        return DecisionService.Reply(status: 200, body: runner.output.bytes, summary: runner.summary, log: [])
+        return .decided(runner.output.bytes, summary: runner.summary)
     }
 
     @Test("the body reader answers as libyaml's reading does, and refuses exactly what is not JSON, on 6,000 random bodies")
@@ -189,27 +189,27 @@ import Testing
             let oracle = Self.libyamlReply(body, explain: explain)
             if !isJSON {
                 // Foundation's JSON reader refuses it: so must the server, before decoding anything.
-                #expect(reply.status == 400 && text.contains("not valid JSON"), "\(String(decoding: body, as: UTF8.self))")
+                #expect(reply.error == .badRequest && text.contains("not valid JSON"), "\(String(decoding: body, as: UTF8.self))")
                 refused += 1
             } else if let oracle {
-                #expect(reply.status == oracle.status && reply.body == oracle.body, "\(String(decoding: body, as: UTF8.self))")
+                #expect(reply.error == oracle.error && reply.body == oracle.body, "\(String(decoding: body, as: UTF8.self))")
                 compared += 1
             } else {
                 // JSON that libyaml reads with a problem (a key twice) or that decodes to a 400.
-                #expect(reply.status == 400, "\(String(decoding: body, as: UTF8.self))")
+                #expect(reply.error == .badRequest, "\(String(decoding: body, as: UTF8.self))")
             }
         }
         #expect(compared > 3_000 && refused > 200, "compared \(compared), refused \(refused)")
     }
 
-    @Test("error replies carry the SPEC §9 code and status")
+    @Test("error replies carry the SPEC §9 code")
     func errorReplies() {
         for code in DecisionService.ErrorCode.allCases {
             let reply = DecisionService.error(code, "why")
             let json = try? JSONSerialization.jsonObject(with: Data(reply.body)) as? [String: [String: String]]
             #expect(json?["error"]?["code"] == code.rawValue)
             #expect(json?["error"]?["message"] == "why")
-            #expect([400, 404, 405, 413].contains(reply.status))
+            #expect(reply.error == code)
         }
     }
 }

@@ -52,7 +52,7 @@ public enum PlaygroundService {
             w.raw("null")
         }
         w.raw("}\n")
-        return DecisionService.Reply(status: 200, body: w.bytes, summary: summary, log: [])
+        return .decided(w.bytes, summary: summary)
     }
 
     /// A table as the JSON a request takes (SPEC §3): what the playground draws and sends back.

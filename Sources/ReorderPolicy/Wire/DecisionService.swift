@@ -3,35 +3,32 @@ import SpannedYAML
 /// `explain --format json` print, so an HTTP client and the CLI cannot disagree. Pure: no
 /// networking, no files; the server only moves bytes in and out.
 public enum DecisionService {
-    /// What to send back: an HTTP status, a JSON body, and what was decided.
+    /// What to send back: a JSON body, the SPEC §9 error code when the request could not be
+    /// decided, and what was decided. The HTTP status that goes with the code is the server's
+    /// business (`ReorderServer`), not the library's.
     public struct Reply: Sendable {
-        /// The HTTP status: 200, or a 4xx for a request that could not be decided.
-        public var status: Int
+        /// The error code of an error reply; nil when the request was decided.
+        public var error: ErrorCode?
         /// The JSON body.
         public var body: [UInt8]
         /// Decisions per word, for metrics (all zero for an error reply).
         package var summary: DecisionJSON.Summary
         /// Decision-log lines (``DecisionEvent`` JSON lines), when logging was asked for.
         public var log: [UInt8]
+
+        /// A decided request's reply.
+        package static func decided(_ body: [UInt8], summary: DecisionJSON.Summary, log: [UInt8] = []) -> Reply {
+            Reply(error: nil, body: body, summary: summary, log: log)
+        }
     }
 
-    /// The error codes of SPEC §9, with their HTTP statuses.
+    /// The error codes of SPEC §9 (the server maps each to its HTTP status).
     public enum ErrorCode: String, Sendable, CaseIterable {
         case badRequest = "bad-request"
         case unknownPolicy = "unknown-policy"
         case notFound = "not-found"
         case methodNotAllowed = "method-not-allowed"
         case tooLarge = "too-large"
-
-        /// The HTTP status that goes with the code.
-        public var status: Int {
-            switch self {
-            case .badRequest: 400
-            case .unknownPolicy, .notFound: 404
-            case .methodNotAllowed: 405
-            case .tooLarge: 413
-            }
-        }
     }
 
     /// An error reply: `{ "error": { "code": "...", "message": "..." } }`.
@@ -42,7 +39,7 @@ public enum DecisionService {
         w.raw(", \"message\": ")
         w.string(message)
         w.raw("}}\n")
-        return Reply(status: code.status, body: w.bytes, summary: DecisionJSON.Summary(), log: [])
+        return Reply(error: code, body: w.bytes, summary: DecisionJSON.Summary(), log: [])
     }
 
     /// `POST /v1/policies/{name}/check`: body `{ "table": <table>, "moves": [<moves items>] }`.
@@ -75,7 +72,7 @@ public enum DecisionService {
             for item in items { runner.decide(MovesFile.item(item)) }
         }
         _ = runner.finish()
-        return Reply(status: 200, body: runner.output.bytes, summary: runner.summary, log: runner.log?.bytes ?? [])
+        return .decided(runner.output.bytes, summary: runner.summary, log: runner.log?.bytes ?? [])
     }
 
     private static func makeRunner(_ bound: BoundPolicy, policyHash: String, logging: Bool) -> CheckRunner {
@@ -119,7 +116,7 @@ public enum DecisionService {
             log.bytes(e.jsonLine)
             log.raw("\n")
         }
-        return Reply(status: 200, body: w.bytes, summary: summary, log: logging ? log.bytes : [])
+        return .decided(w.bytes, summary: summary, log: logging ? log.bytes : [])
     }
 
     /// Explain's one move: a row move or a section move (no offset moves), else a 400.
@@ -183,7 +180,7 @@ public enum DecisionService {
         w.bool(explanation.decision.kind != .denied)
         DecisionJSON.explanationFields(explanation, into: &w, trace: false)
         w.raw("}\n")
-        return Reply(status: 200, body: w.bytes, summary: DecisionJSON.Summary(), log: [])
+        return .decided(w.bytes, summary: DecisionJSON.Summary())
     }
 
     /// The JSON document of `explain --format json` for one move; `event` receives the
