@@ -1,5 +1,11 @@
+import ReorderPolicy
+
 /// The OpenAPI 3.1 description of the server, served at `/openapi.json`. Checked against the
 /// running server by ServerTests and validated with openapi-spec-validator in CI.
+///
+/// Tables, moves and positions are not described here: `components/schemas` starts with the
+/// definitions of the policy, table and moves file schemas (`PolicySchema`, `reorder-policy
+/// schema`), so a request's table is the schema a table file has, written once.
 enum OpenAPIDocument {
     static let json = #"""
 {
@@ -114,6 +120,7 @@ enum OpenAPIDocument {
       }
     },
     "schemas": {
+\#(PolicySchema.definitions(at: "#/components/schemas/")),
       "Error": {
         "type": "object", "required": ["error"], "additionalProperties": false,
         "properties": {
@@ -154,61 +161,21 @@ enum OpenAPIDocument {
           }
         }
       },
-      "Table": {
-        "type": "object", "required": ["sections"], "additionalProperties": false,
-        "properties": {
-          "sections": {
-            "type": "array",
-            "items": {
-              "type": "object", "required": ["rows"], "additionalProperties": false,
-              "properties": {
-                "id": { "type": "string" },
-                "kind": { "type": ["string", "null"], "description": "The section's kind (SPEC §8.2); null counts as absent." },
-                "tags": { "type": ["array", "null"], "items": { "type": "string" } },
-                "attributes": { "type": "object", "additionalProperties": { "type": "integer", "minimum": 0 },
-                                "description": "Named counts that rules read, such as a WIP limit." },
-                "rows": {
-                  "type": "array",
-                  "items": {
-                    "oneOf": [
-                      { "type": "string", "description": "The row id." },
-                      { "type": "object", "required": ["id"], "additionalProperties": false,
-                        "properties": { "id": { "type": "string" }, "kind": { "type": "string" }, "tags": { "type": "array", "items": { "type": "string" } } } }
-                    ]
-                  }
-                }
-              }
-            }
-          }
-        }
-      },
-      "Position": { "type": "array", "items": { "type": "integer" }, "minItems": 2, "maxItems": 2, "description": "[section, row], 0-based." },
-      "Move": {
-        "oneOf": [
-          { "type": "object", "required": ["from", "to"], "additionalProperties": false,
-            "properties": { "from": { "$ref": "#/components/schemas/Position" }, "to": { "$ref": "#/components/schemas/Position" } } },
-          { "type": "object", "required": ["section-from", "section-to"], "additionalProperties": false,
-            "properties": { "section-from": { "type": "integer" }, "section-to": { "type": "integer" } } },
-          { "type": "object", "required": ["from-offsets", "to-offset", "section"], "additionalProperties": false,
-            "properties": { "from-offsets": { "type": "array", "items": { "type": "integer" }, "minItems": 1 },
-                            "to-offset": { "type": "integer" }, "section": { "type": "integer" } } }
-        ]
-      },
       "CheckRequest": {
         "type": "object", "required": ["table", "moves"], "additionalProperties": false,
         "properties": {
-          "table": { "$ref": "#/components/schemas/Table" },
+          "table": { "$ref": "#/components/schemas/table" },
           "moves": { "type": "array", "description": "Moves items; a malformed item is answered as an `invalid` result.", "items": {} }
         }
       },
       "ExplainRequest": {
         "type": "object", "required": ["table", "move"], "additionalProperties": false,
-        "properties": { "table": { "$ref": "#/components/schemas/Table" }, "move": { "$ref": "#/components/schemas/Move" } }
+        "properties": { "table": { "$ref": "#/components/schemas/table" }, "move": { "$ref": "#/components/schemas/move" } }
       },
       "DestinationsRequest": {
         "type": "object", "required": ["table"], "additionalProperties": false,
-        "properties": { "table": { "$ref": "#/components/schemas/Table" },
-                        "from": { "$ref": "#/components/schemas/Position" },
+        "properties": { "table": { "$ref": "#/components/schemas/table" },
+                        "from": { "$ref": "#/components/schemas/position" },
                         "section-from": { "type": "integer" } },
         "oneOf": [ { "required": ["from"] }, { "required": ["section-from"] } ]
       },
@@ -216,7 +183,7 @@ enum OpenAPIDocument {
         "type": "object", "required": ["policy", "can-move", "valid"], "additionalProperties": false,
         "properties": {
           "policy": { "type": "string" },
-          "from": { "$ref": "#/components/schemas/Position" },
+          "from": { "$ref": "#/components/schemas/position" },
           "section-from": { "type": "integer" },
           "can-move": { "type": "boolean" },
           "valid": { "type": "array", "description": "Row sources: [{section, rows: [[j0, j1], ...]}] (inclusive ranges, rows counted after the removal); section sources: [[b0, b1], ...]." }
@@ -235,7 +202,7 @@ enum OpenAPIDocument {
         "properties": {
           "move": { "type": "object" },
           "decision": { "enum": ["allowed", "retargeted", "rejected", "denied", "invalid"] },
-          "target": { "oneOf": [ { "$ref": "#/components/schemas/Position" }, { "type": "integer" } ] },
+          "target": { "oneOf": [ { "$ref": "#/components/schemas/position" }, { "type": "integer" } ] },
           "violations": { "type": "array", "items": { "$ref": "#/components/schemas/Violation" } },
           "error": { "type": "string" },
           "valid": { "type": "array" },

@@ -183,6 +183,13 @@ public enum PolicySchema {
 """#
     }
 
+    /// The shared definitions with their references rooted at `prefix` instead of
+    /// `#/$defs/`: the server's OpenAPI document puts them under `#/components/schemas/`, so a
+    /// table, a move and a position are described once, for files and requests alike.
+    package static func definitions(at prefix: String) -> String {
+        definitions.replacing("\"#/$defs/", with: "\"" + prefix)
+    }
+
     /// A whole schema document: `root` (the top-level keywords) and the shared definitions.
     static func document(id: String, title: String, description: String, root: String) -> String {
         #"""
