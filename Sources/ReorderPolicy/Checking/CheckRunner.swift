@@ -1,8 +1,9 @@
 import SpannedYAML
-/// Decides batches of moves and writes `check` output, text or JSON, into a byte buffer.
-/// The CLI and the benchmarks share it, so what is measured is what users run.
+/// Decides batches of moves and writes `check` output into a byte buffer, in a format that is
+/// a ``CheckOutput`` (Output/Check/: one file per format). The CLI, the server and the
+/// benchmarks share it, so what is measured is what users run.
 public struct CheckRunner {
-    /// Output format.
+    /// Output format; each case's writer is its ``CheckOutput`` (`output(style:)`).
     public enum Format: String, Sendable, CaseIterable {
         /// Aligned text for people.
         case text
@@ -30,7 +31,8 @@ public struct CheckRunner {
     /// Counts per decision.
     package private(set) var summary = DecisionJSON.Summary()
     private var count = 0
-    private var prefixes = DecisionJSON.PrefixCache()
+    /// The format's writer.
+    private var sink: any CheckOutput
     /// When set, every decision is also written here as a ``DecisionEvent`` line.
     package var log: JSONWriter?
     /// The policy's hash for log events (see ``DecisionEvent/hash(_:)``).
@@ -41,19 +43,8 @@ public struct CheckRunner {
         self.bound = bound
         self.format = format
         self.style = style
-        if format == .json { DecisionJSON.open(policy: bound.compiled.policy.name, into: &output) }
-    }
-
-    /// Before a result: the list separator in a JSON document, nothing in JSON Lines.
-    @inline(__always)
-    private mutating func beginResult() {
-        if format == .json { DecisionJSON.separator(count, into: &output) }
-    }
-
-    /// After a result: a line break in JSON Lines.
-    @inline(__always)
-    private mutating func endResult() {
-        if format == .jsonl { output.raw("\n") }
+        sink = format.output(style: style)
+        sink.open(policy: bound.compiled.policy.name, into: &output)
     }
 
     /// Decides one move and writes its result; `given` echoes it when it is invalid.
@@ -62,14 +53,7 @@ public struct CheckRunner {
             let decision = try bound.decide(move)
             summary.add(decision.kind)
             if log != nil { logLine(DecisionEvent(policy: bound.compiled.policy.name, policyHash: policyHash, decision: decision)) }
-            switch format {
-            case .json, .jsonl:
-                beginResult()
-                DecisionJSON.result(decision, cache: &prefixes, into: &output)
-                endResult()
-            case .text:
-                text(DecisionText.lines(decision, style: style, moveWidth: 12))
-            }
+            sink.result(decision, index: count, into: &output)
         } catch {
             if log != nil {
                 logLine(DecisionEvent(policy: bound.compiled.policy.name, policyHash: policyHash, invalid: move, error: error.message))
@@ -83,15 +67,7 @@ public struct CheckRunner {
     /// Writes an `invalid` result.
     package mutating func invalid(given: (inout JSONWriter) -> Void, label: String, error: String) {
         summary.invalid += 1
-        switch format {
-        case .json, .jsonl:
-            beginResult()
-            DecisionJSON.invalid(given: given, error: error, into: &output)
-            endResult()
-        case .text:
-            let label = label.visible
-            text([label.padding(toLength: max(12, label.count), withPad: " ", startingAt: 0) + "  " + style.red("invalid   ") + "  " + error.visible])
-        }
+        sink.invalid(given: given, label: label, error: error, index: count, into: &output)
         count += 1
     }
 
@@ -141,46 +117,7 @@ public struct CheckRunner {
             let decision = try bound.decide(move)
             summary.add(decision.kind)
             logEvent(decision.kind.rawValue, [decision.target.section, decision.target.row], decision.violations.map(\.rule), nil)
-            switch format {
-            case .json, .jsonl:
-                beginResult()
-                output.raw("{\"move\": ")
-                echo(&output)
-                output.raw(", \"decision\": \"")
-                output.raw(decision.kind.staticName)
-                output.raw("\", \"target\": ")
-                output.pair(decision.target.section, decision.target.row)
-                output.raw(", \"violations\": [")
-                for (n, v) in decision.violations.enumerated() {
-                    if n > 0 { output.raw(", ") }
-                    DecisionJSON.violationPrefix(v).withUnsafeBufferPointer { output.append(buffer: $0) }
-                    DecisionJSON.reason(v.details, into: &output)
-                    output.raw("}")
-                }
-                output.raw("]}")
-                endResult()
-            case .text:
-                let single = Decision(move: .row(from: move.source, to: move.to), kind: decision.kind,
-                                      target: .row(decision.target), violations: decision.violations)
-                var lines = DecisionText.lines(single, style: style, moveWidth: 12)
-                if move.rows.count > 1 {
-                    // A block names every source row and the rows it lands on: gathering rows 0 and
-                    // 2 at the top is `0.0, 0.2 → 0.0–0.1`, not a `0.0 → 0.0` that reads as no move.
-                    let m = move.rows.count
-                    func block(_ p: Position) -> String { "\(p.section).\(p.row)–\(p.section).\(p.row + m - 1)" }
-                    let sources = move.rows.map { "\(move.section).\($0)" }.joined(separator: ", ")
-                    var head = "\(sources) → \(block(move.to))  " + DecisionText.word(decision.kind, style: style)
-                    switch decision.kind {
-                    case .allowed: head += "  lands at \(block(decision.target))"
-                    case .retargeted: head += "  lands at " + style.bold(block(decision.target)) + " instead"
-                    case .rejected: head += "  stays at \(sources)"
-                    case .denied: head += "  cannot be picked up"
-                    }
-                    lines[0] = head
-                }
-                lines[0] = label + "  " + lines[0]
-                text(lines)
-            }
+            sink.result(BlockResult(move: move, decision: decision, echo: echo, label: label), index: count, into: &output)
             count += 1
         } catch {
             logEvent("invalid", nil, [], error.message)
@@ -193,24 +130,11 @@ public struct CheckRunner {
         log?.raw("\n")
     }
 
-    private mutating func text(_ lines: [String]) {
-        for line in lines {
-            output.bytes(line)
-            output.raw("\n")
-        }
-    }
-
     /// Writes the closing (summary) and returns the exit status. `inputErrors` are the
     /// problems that stopped a moves file part-way: JSON output lists them in `"errors"` and
     /// stays one complete document; the status is then 2.
     public mutating func finish(inputErrors: [Diagnostic] = []) -> Int32 {
-        switch format {
-        case .json: DecisionJSON.close(summary, empty: count == 0, errors: inputErrors, into: &output)
-        case .jsonl: DecisionJSON.summaryLine(policy: bound.compiled.policy.name, summary, errors: inputErrors, into: &output)
-        case .text:
-            output.bytes(DecisionText.summary(summary, style: style))
-            output.raw("\n")
-        }
+        sink.close(policy: bound.compiled.policy.name, summary: summary, results: count, errors: inputErrors, into: &output)
         return inputErrors.isEmpty ? summary.exitStatus : 2
     }
 }

@@ -176,6 +176,25 @@ package enum DecisionJSON {
         w.raw("}")
     }
 
+    /// A decided offset move: `{"move": <as given>, "decision", "target", "violations"}`.
+    static func blockResult(_ block: BlockResult, into w: inout JSONWriter) {
+        let decision = block.decision
+        w.raw("{\"move\": ")
+        block.echo(&w)
+        w.raw(", \"decision\": \"")
+        w.raw(decision.kind.staticName)
+        w.raw("\", \"target\": ")
+        w.pair(decision.target.section, decision.target.row)
+        w.raw(", \"violations\": [")
+        for (n, v) in decision.violations.enumerated() {
+            if n > 0 { w.raw(", ") }
+            violationPrefix(v).withUnsafeBufferPointer { w.append(buffer: $0) }
+            reason(v.details, into: &w)
+            w.raw("}")
+        }
+        w.raw("]}")
+    }
+
     /// An `invalid` result: the move as given and the error.
     package static func invalid(given: (inout JSONWriter) -> Void, error: String, into w: inout JSONWriter) {
         w.raw("{\"move\": ")

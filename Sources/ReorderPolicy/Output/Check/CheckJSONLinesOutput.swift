@@ -1,0 +1,29 @@
+import ReorderEngine
+
+/// `check --format jsonl`: one result object per line, in the shape of an item of `results`,
+/// then one line `{"policy": …, "summary": {…}}` (with `"errors"` when the moves file failed
+/// part-way).
+struct CheckJSONLinesOutput: CheckOutput {
+    private var prefixes = DecisionJSON.PrefixCache()
+
+    func open(policy: String, into w: inout JSONWriter) {}
+
+    mutating func result(_ decision: Decision, index: Int, into w: inout JSONWriter) {
+        DecisionJSON.result(decision, cache: &prefixes, into: &w)
+        w.raw("\n")
+    }
+
+    func result(_ block: BlockResult, index: Int, into w: inout JSONWriter) {
+        DecisionJSON.blockResult(block, into: &w)
+        w.raw("\n")
+    }
+
+    func invalid(given: (inout JSONWriter) -> Void, label: String, error: String, index: Int, into w: inout JSONWriter) {
+        DecisionJSON.invalid(given: given, error: error, into: &w)
+        w.raw("\n")
+    }
+
+    func close(policy: String, summary: DecisionJSON.Summary, results: Int, errors: [Diagnostic], into w: inout JSONWriter) {
+        DecisionJSON.summaryLine(policy: policy, summary, errors: errors, into: &w)
+    }
+}

@@ -1,0 +1,41 @@
+import ReorderEngine
+
+/// One output format of `check`: how a run opens, how each result is written, how it closes.
+/// ``CheckRunner`` decides, logs and counts; a format only writes. A new format is one type
+/// conforming to this and one case of ``CheckRunner/Format`` (its `output`).
+protocol CheckOutput {
+    /// Written before the first result.
+    mutating func open(policy: String, into w: inout JSONWriter)
+    /// A decided move; `index` counts the results written before it.
+    mutating func result(_ decision: Decision, index: Int, into w: inout JSONWriter)
+    /// A decided block of rows moved together (SwiftUI's offsets form).
+    mutating func result(_ block: BlockResult, index: Int, into w: inout JSONWriter)
+    /// An item that could not be decided: `given` writes it as it was given (JSON), `label`
+    /// names it for people.
+    mutating func invalid(given: (inout JSONWriter) -> Void, label: String, error: String, index: Int, into w: inout JSONWriter)
+    /// Written after the last result; `errors` stopped the moves file part-way.
+    mutating func close(policy: String, summary: DecisionJSON.Summary, results: Int, errors: [Diagnostic], into w: inout JSONWriter)
+}
+
+/// A decided offset move, with what every format needs to write it.
+struct BlockResult {
+    /// The engine's move (a block of rows in one section).
+    var move: MultiRowMove
+    /// Its decision.
+    var decision: MultiRowDecision
+    /// Writes the item as given (`{from-offsets, to-offset, section}`).
+    var echo: (inout JSONWriter) -> Void
+    /// The item for people: `[0, 2] → offset 4 in section 1`.
+    var label: String
+}
+
+extension CheckRunner.Format {
+    /// The format's writer (the registry of `check`'s output formats).
+    func output(style: TerminalStyle) -> any CheckOutput {
+        switch self {
+        case .text: CheckTextOutput(style: style)
+        case .json: CheckJSONOutput()
+        case .jsonl: CheckJSONLinesOutput()
+        }
+    }
+}
