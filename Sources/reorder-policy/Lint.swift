@@ -18,13 +18,11 @@ struct Lint: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, sarif, github }
-
     @Argument(help: "Policy files or directories (default: the current directory).")
     var paths: [String] = []
 
-    @Option(help: "Output format: text, json, sarif or github (default: the configuration's format.lint, else text).")
-    var format: Format?
+    @Option(help: "Output format: \(FormatChoice<LintReport>.names) (default: the configuration's format.lint, else text).")
+    var format: FormatChoice<LintReport>?
 
     @Option(name: .customLong("sarif-output"),
             help: ArgumentHelp("Also write the SARIF log to FILE, while standard output gets the --format output: one run (one analysis) gives both annotations and a code-scanning file.", valueName: "file"))
@@ -72,12 +70,8 @@ struct Lint: ParsableCommand {
             defer { progress.clear() }
             return PolicyAnalyzer.analyze(document, bound: bound, budget: budget) { progress.show("analysing \(document.source.path): \($0) tables") }
         } : nil)
-        switch format ?? config?.formats["lint"].flatMap(Format.init) ?? .text {
-        case .text: FileOutput.standardOutput(DiagnosticRenderer.lintText(report, style: .standardOutput))
-        case .json: FileOutput.standardOutput(DiagnosticRenderer.lintJSON(report))
-        case .sarif: FileOutput.standardOutput(DiagnosticRenderer.sarif(report, toolVersion: ReorderPolicyCommand.version))
-        case .github: FileOutput.standardOutput(DiagnosticRenderer.github(report))
-        }
+        let chosen = format ?? FormatChoice(configured: config?.formats["lint"])
+        FileOutput.standardOutput(chosen.format.render(report, RenderContext(style: .standardOutput, toolVersion: ReorderPolicyCommand.version)))
         if let sarifOutput,
            let failure = FileOutput.writeFile(sarifOutput, DiagnosticRenderer.sarif(report, toolVersion: ReorderPolicyCommand.version)) {
             FileOutput.standardError("error: \(failure)\n")

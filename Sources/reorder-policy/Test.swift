@@ -12,13 +12,11 @@ struct Test: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, junit }
-
     @Argument(help: "Policy files or directories (default: the current directory).")
     var paths: [String] = []
 
-    @Option(help: "Output format: text, json or junit (default: the configuration's format.test, else text).")
-    var format: Format?
+    @Option(help: "Output format: \(FormatChoice<TestReport>.names) (default: the configuration's format.test, else text).")
+    var format: FormatChoice<TestReport>?
 
     @OptionGroup var colorOption: ColorOption
 
@@ -28,11 +26,8 @@ struct Test: ParsableCommand {
         colorOption.apply()
         let config = try configOption.load()
         let report = PolicyTestRunner.run(paths.isEmpty ? ["."] : paths, config: config)
-        switch format ?? config?.formats["test"].flatMap(Format.init) ?? .text {
-        case .text: FileOutput.standardOutput(TestRenderer.text(report, style: .standardOutput))
-        case .json: FileOutput.standardOutput(TestRenderer.json(report))
-        case .junit: FileOutput.standardOutput(TestRenderer.junit(report))
-        }
+        let chosen = format ?? FormatChoice(configured: config?.formats["test"])
+        FileOutput.standardOutput(chosen.format.render(report, RenderContext(style: .standardOutput, toolVersion: ReorderPolicyCommand.version)))
         throw ExitCode(report.exitStatus)
     }
 }

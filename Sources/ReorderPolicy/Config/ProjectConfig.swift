@@ -43,8 +43,8 @@ public struct ProjectConfig: Sendable {
 
     /// Output formats per command (the CLI's `--format` values).
     public static let commandFormats: [String: [String]] = [
-        "lint": ["text", "json", "sarif", "github"],
-        "test": ["text", "json", "junit"],
+        "lint": LintReport.formats.map(\.name),
+        "test": TestReport.formats.map(\.name),
     ]
 
     /// A config that changes nothing (no file).
