@@ -3,18 +3,6 @@ import SpannedYAML
 /// a ``CheckOutput`` (Output/Check/: one file per format). The CLI, the server and the
 /// benchmarks share it, so what is measured is what users run.
 public struct CheckRunner {
-    /// Output format; each case's writer is its ``CheckOutput`` (`output(style:)`).
-    public enum Format: String, Sendable, CaseIterable {
-        /// Aligned text for people.
-        case text
-        /// One JSON document (SPEC §5.1).
-        case json
-        /// JSON Lines for streaming consumers: one result object per line, in the shape of an
-        /// item of `results`, then one line `{"policy": …, "summary": {…}}` (with `"errors"`
-        /// when the moves file failed part-way).
-        case jsonl
-    }
-
     /// The bound policy.
     public let bound: BoundPolicy
     /// Output format.

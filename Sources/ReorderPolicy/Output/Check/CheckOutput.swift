@@ -29,8 +29,22 @@ struct BlockResult {
     var label: String
 }
 
+extension CheckRunner {
+    /// Output format; each case's writer is its ``CheckOutput`` (`output(style:)`).
+    public enum Format: String, Sendable, CaseIterable {
+        /// Aligned text for people.
+        case text
+        /// One JSON document (SPEC §5.1).
+        case json
+        /// JSON Lines for streaming consumers: one result object per line, in the shape of an
+        /// item of `results`, then one line `{"policy": …, "summary": {…}}` (with `"errors"`
+        /// when the moves file failed part-way).
+        case jsonl
+    }
+}
+
 extension CheckRunner.Format {
-    /// The format's writer (the registry of `check`'s output formats).
+    /// The format's writer. With the cases above, the registry of `check`'s output formats.
     func output(style: TerminalStyle) -> any CheckOutput {
         switch self {
         case .text: CheckTextOutput(style: style)
