@@ -29,7 +29,7 @@ struct Explain: ParsableCommand {
         let style = TerminalStyle.standardOutput
         switch format {
         case .json, .jsonl:
-            DecisionService.explainJSON(inputs.bound, move, summary: &summary).withBytes { FileOutput.standardOutput($0) }
+            DecisionJSON.explainDocument(inputs.bound, move, summary: &summary).withBytes { FileOutput.standardOutput($0) }
         case .text:
             do {
                 let explanation = try inputs.bound.explain(move)

@@ -114,23 +114,29 @@ import Testing
         return text
     }
 
+    /// 6,000 random bodies (a third of them for `explain`), the same in every test.
+    static func randomBodies() -> [(body: [UInt8], explain: Bool)] {
+        var g = Generator(state: 20261122)
+        return (0..<6_000).map { n in (Array(body(&g, explain: n % 3 == 0).utf8), n % 3 == 0) }
+    }
+
+    static func reply(_ body: [UInt8], explain: Bool, logging: Bool, fastPath: Bool) -> DecisionService.Reply {
+        explain
+            ? DecisionService.explain(body: body, policy: policy, policyHash: "h", logging: logging, fastPath: fastPath)
+            : DecisionService.check(body: body, policy: policy, policyHash: "h", logging: logging, fastPath: fastPath)
+    }
+
     @Test("the fast body reader and the general one give the same answer on 6,000 random bodies")
     func fastPathChangesNoAnswer() {
-        var g = Generator(state: 20261122)
         var fastCheck = 0, fastExplain = 0
-        for n in 0..<6_000 {
-            let explain = n % 3 == 0
-            let body = Array(Self.body(&g, explain: explain).utf8)
+        for (body, explain) in Self.randomBodies() {
+            let fast = Self.reply(body, explain: explain, logging: true, fastPath: true)
+            let general = Self.reply(body, explain: explain, logging: true, fastPath: false)
+            #expect(fast.error == general.error && fast.body == general.body, "\(String(decoding: body, as: UTF8.self))")
             if explain {
                 if FastRequestReader.explain(body) != nil { fastExplain += 1 }
-                let fast = DecisionService.explain(body: body, policy: Self.policy, policyHash: "h", logging: true, fastPath: true)
-                let general = DecisionService.explain(body: body, policy: Self.policy, policyHash: "h", logging: true, fastPath: false)
-                #expect(fast.error == general.error && fast.body == general.body, "\(String(decoding: body, as: UTF8.self))")
             } else {
                 if FastRequestReader.check(body) != nil { fastCheck += 1 }
-                let fast = DecisionService.check(body: body, policy: Self.policy, policyHash: "h", logging: true, fastPath: true)
-                let general = DecisionService.check(body: body, policy: Self.policy, policyHash: "h", logging: true, fastPath: false)
-                #expect(fast.error == general.error && fast.body == general.body, "\(String(decoding: body, as: UTF8.self))")
                 // Logs differ only in their time stamps.
                 let strip = { (log: [UInt8]) in String(decoding: log, as: UTF8.self).split(separator: "\n").map { $0.split(separator: "\"time\"")[0] } }
                 #expect(strip(fast.log) == strip(general.log))
@@ -164,7 +170,7 @@ import Testing
         if explain {
             guard let node = fields["move"], let move = try? DecisionService.explainMove(node) else { return nil }
             var summary = DecisionJSON.Summary()
-            let w = DecisionService.explainJSON(policy.bind(table), move, summary: &summary)
+            let w = DecisionJSON.explainDocument(policy.bind(table), move, summary: &summary)
             return .decided(w.bytes, summary: summary)
         }
         guard let items = fields["moves"]?.sequence else { return nil }
@@ -176,14 +182,9 @@ import Testing
 
     @Test("the body reader answers as libyaml's reading does, and refuses exactly what is not JSON, on 6,000 random bodies")
     func bodyReaderMatchesLibYAML() {
-        var g = Generator(state: 20261122)
         var compared = 0, refused = 0
-        for n in 0..<6_000 {
-            let explain = n % 3 == 0
-            let body = Array(Self.body(&g, explain: explain).utf8)
-            let reply = explain
-                ? DecisionService.explain(body: body, policy: Self.policy, policyHash: "h", logging: false, fastPath: false)
-                : DecisionService.check(body: body, policy: Self.policy, policyHash: "h", logging: false, fastPath: false)
+        for (body, explain) in Self.randomBodies() {
+            let reply = Self.reply(body, explain: explain, logging: false, fastPath: false)
             let text = String(decoding: reply.body, as: UTF8.self)
             let isJSON = (try? JSONSerialization.jsonObject(with: Data(body))) != nil
             let oracle = Self.libyamlReply(body, explain: explain)

@@ -4,7 +4,7 @@ import SpannedYAML
 /// move in, the policy's `lint` diagnostics and the `explain` result out. Pure, like
 /// ``DecisionService``: the server only moves bytes. Every step is the one the CLI takes —
 /// ``PolicyLoader`` with SPEC §4's limits, ``Linter/lint(_:strict:config:analysis:)`` with the
-/// analysis under its CPU budget, `explainJSON`.
+/// analysis under its CPU budget, `DecisionJSON.explainDocument`.
 public enum PlaygroundService {
     /// The file name diagnostics and rule locations carry for the playground's policy text.
     public static let policyFile = "playground.yaml"
@@ -47,7 +47,7 @@ public enum PlaygroundService {
         w.raw(", \"explain\": ")
         var summary = DecisionJSON.Summary()
         if let move, let compiled = document.compiled() {
-            w.append(DecisionService.explainJSON(compiled.bind(table), move, summary: &summary))
+            w.append(DecisionJSON.explainDocument(compiled.bind(table), move, summary: &summary))
         } else {
             w.raw("null")
         }

@@ -109,7 +109,7 @@ public enum DecisionService {
         let bound = policy.bind(table)
         var summary = DecisionJSON.Summary()
         var log = JSONWriter(capacity: logging ? 256 : 0)
-        let w = explainJSON(bound, move, summary: &summary) { event in
+        let w = DecisionJSON.explainDocument(bound, move, summary: &summary) { event in
             guard logging else { return }
             var e = event
             e.policyHash = policyHash
@@ -181,31 +181,6 @@ public enum DecisionService {
         DecisionJSON.explanationFields(explanation, into: &w, trace: false)
         w.raw("}\n")
         return .decided(w.bytes, summary: DecisionJSON.Summary())
-    }
-
-    /// The JSON document of `explain --format json` for one move; `event` receives the
-    /// decision's log record (with an empty policy hash).
-    package static func explainJSON(
-        _ bound: BoundPolicy, _ move: Move, summary: inout DecisionJSON.Summary, event: (DecisionEvent) -> Void = { _ in }
-    ) -> JSONWriter {
-        var w = JSONWriter()
-        let name = bound.compiled.policy.name
-        DecisionJSON.open(policy: name, into: &w)
-        DecisionJSON.separator(0, into: &w)
-        do {
-            let explanation = try bound.explain(move)
-            summary.add(explanation.decision.kind)
-            event(DecisionEvent(policy: name, policyHash: "", decision: explanation.decision))
-            DecisionJSON.resultFields(explanation.decision, into: &w)
-            DecisionJSON.explanationFields(explanation, into: &w)
-            w.raw("}")
-        } catch {
-            summary.invalid += 1
-            event(DecisionEvent(policy: name, policyHash: "", invalid: move, error: error.message))
-            DecisionJSON.invalid(given: { DecisionJSON.move(move, into: &$0) }, error: error.message, into: &w)
-        }
-        DecisionJSON.close(summary, empty: false, into: &w)
-        return w
     }
 
     // MARK: - Reading requests
