@@ -59,6 +59,7 @@ extension BoundPolicy {
         }
         // File order: by location where every rule has one, else rules then section rules.
         if entries.allSatisfy({ $0.order != nil }) {
+            // Every order is present: just checked.
             entries.sort { ($0.order!, $0.position) < ($1.order!, $1.position) }
         }
         var validRows: [ValidRows] = [], validSections: [ClosedRange<Int>] = []

@@ -209,6 +209,8 @@ extension BoundPolicy {
             if c.s > p.section { u = min(u ?? c.s, c.s) }
             if let u { above = Position(section: u, row: u == c.s ? c.ownLo : inLo[u]) }
         }
+        // A movable row's own slot is valid and each search is clamped to its section, so at
+        // least one side found a destination.
         guard let b = below else { return above! }
         guard let a = above else { return b }
         let target = offset(p, source: c.s), source = offset(Position(section: c.s, row: c.i), source: c.s)

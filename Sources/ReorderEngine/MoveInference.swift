@@ -46,9 +46,9 @@ public enum MoveInference {
         var best: (moves: [Move], origin: [[Position]])? = nil
         for order in orders {
             let plan = plan(before, after, order)
-            if best == nil || plan.moves.count < best!.moves.count { best = plan }
+            if best == nil || plan.moves.count < best!.moves.count { best = plan }  // not nil: tested first
         }
-        let (moves, origin) = best!
+        let (moves, origin) = best!  // `candidates` gives at least one order (the relative one)
         switch moves.count {
         case 0: return .unchanged
         case 1: return .move(moves[0])
@@ -175,6 +175,7 @@ public enum MoveInference {
         for section in before.sections { keyCounts[SectionKey(section), default: 0] += 1 }
         for section in after.sections { keyCounts[SectionKey(section), default: 0] -= 1 }
         if keyCounts.values.contains(where: { $0 != 0 }) {
+            // Both loops above gave every section of either table a key: the unwraps hold.
             for (u, now) in after.sections.enumerated() where keyCounts[SectionKey(now)]! < 0 {
                 if let was = before.sections.first(where: { $0.id == now.id && keyCounts[SectionKey($0)]! > 0 }),
                    let edit = sectionEdit(was, now, u) {
@@ -196,6 +197,10 @@ public enum MoveInference {
 
     /// Candidate matchings of sections with equal keys: every one when few enough, else the
     /// same positions (when possible), the relative order kept, and a matching by content.
+    ///
+    /// `groups` holds every key of `before`, and `after` has the same keys (`matchSections`
+    /// checked that every key counts as often in both): `groups[SectionKey(s)]!` holds for a
+    /// section of either table.
     static func candidates(_ groups: [SectionKey: [Int]], _ before: Table, _ after: Table) -> [[Int]] {
         // Few sections share a key: try every matching (the fewest moves are then guaranteed).
         if let every = everyMatching(groups, after, rows: before.sections.reduce(0) { $0 + $1.rows.count }) {
@@ -208,7 +213,7 @@ public enum MoveInference {
         let inOrder = after.sections.map { section -> Int in
             let k = next[SectionKey(section), default: 0]
             next[SectionKey(section)] = k + 1
-            return groups[SectionKey(section)]![k]
+            return groups[SectionKey(section)]![k]  // every key is in `groups` (see above)
         }
         if !orders.contains(inOrder) { orders.append(inOrder) }
         // By content. Rows per section as counts, only for groups with a choice to make.
@@ -230,7 +235,7 @@ public enum MoveInference {
             equal[section, default: []].append(b)
         }
         var equalNext: [Section: Int] = [:]
-        for (u, section) in after.sections.enumerated() where groups[SectionKey(section)]!.count > 1 {
+        for (u, section) in after.sections.enumerated() where groups[SectionKey(section)]!.count > 1 {  // every key is in `groups`
             let k = equalNext[section, default: 0]
             if let list = equal[section], k < list.count {
                 equalNext[section] = k + 1
@@ -240,7 +245,7 @@ public enum MoveInference {
         }
         var firstFree: [SectionKey: Int] = [:]
         for (u, section) in after.sections.enumerated() where order[u] < 0 {
-            let key = SectionKey(section), group = groups[key]!
+            let key = SectionKey(section), group = groups[key]!  // every key is in `groups`
             guard group.count <= 64 else {
                 var k = firstFree[key, default: 0]
                 while taken[group[k]] { k += 1 }
@@ -293,7 +298,7 @@ public enum MoveInference {
             for order in orders {
                 for perm in permutations(list) {
                     var o = order
-                    for (k, u) in slots[id]!.enumerated() { o[u] = perm[k] }
+                    for (k, u) in slots[id]!.enumerated() { o[u] = perm[k] }  // `after` has every key of `groups`
                     next.append(o)
                 }
             }
@@ -354,9 +359,12 @@ public enum MoveInference {
             for (j, row) in section.rows.enumerated() where origin[t][j] == nil {
                 let k = next[row, default: 0]
                 next[row] = k + 1
+                // The tables hold the same rows (checked before matching), so `pool` has each
+                // unmatched row of `after` as often as it occurs.
                 origin[t][j] = (pool[row]![k], false)
             }
         }
+        // Every row of `after` has its origin now: the subsequence rows, then the pool pairs.
         return origin.map { $0.map { $0! } }
     }
 

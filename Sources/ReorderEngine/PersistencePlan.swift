@@ -58,6 +58,7 @@ public enum PersistencePlan {
         }
         // Into another section with no room: take the slot after the previous key and bump
         // the following rows while they collide.
+        // Only two neighbours with no gap between them reach here (the switch above): `before` is set.
         var writes = [Write(position: from, key: before! + 1)]
         var last = before! + 1
         for p in others[j...] {

@@ -86,6 +86,7 @@ package final class RowContentMemo {
             (classes + b + 1).update(from: classes + b, count: rowCount - b - 1)
             classes[b] = c
             for (site, flag) in moved {
+                // `moved` was read from `rowFlags`' own entries above: every site is a key.
                 rowFlags[site]!.remove(at: a)
                 rowFlags[site]!.insert(flag, at: b)
             }

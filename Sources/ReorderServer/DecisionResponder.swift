@@ -234,7 +234,7 @@ struct DecisionResponder: HTTPResponder {
             if parts.count == 4, parts[parts.startIndex] == "v1", parts[parts.startIndex + 1] == "policies", !parts[parts.startIndex + 2].isEmpty {
                 let raw = String(parts[parts.startIndex + 2])
                 let name = raw.removingPercentEncoding ?? raw
-                switch parts.last! {
+                switch parts.last! {  // four parts, checked above
                 case "check": return (.check, name)
                 case "explain": return (.explain, name)
                 case "destinations": return (.destinations, name)

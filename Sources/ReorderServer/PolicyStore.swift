@@ -108,13 +108,12 @@ public final class PolicyStore: Sendable {
         var byName: [String: ServedPolicy] = [:]
         var owners: [String: String] = [:]
         var errors = pathErrors
-        let ordered = files.keys.sorted()
+        let ordered = files.sorted { $0.key < $1.key }
         var claims: [String: [String]] = [:]
-        for file in ordered { if let name = files[file]!.served?.name { claims[name, default: []].append(file) } }
-        for name in claims.keys.sorted() {
-            let claimants = claims[name]!
+        for (file, entry) in ordered { if let name = entry.served?.name { claims[name, default: []].append(file) } }
+        for (name, claimants) in claims.sorted(by: { $0.key < $1.key }) {
             let keeper = previousOwners[name].flatMap { claimants.contains($0) ? $0 : nil } ?? claimants[0]
-            byName[name] = files[keeper]!.served
+            byName[name] = files[keeper]?.served  // a claimant: one of `files`' keys
             owners[name] = keeper
             for other in claimants where other != keeper {
                 errors.append(Diagnostic(
@@ -122,7 +121,7 @@ public final class PolicyStore: Sendable {
                     file: other, span: Span(at: .start), help: "rename one of the policies"))
             }
         }
-        for file in ordered { errors += files[file]!.errors }
+        for (_, entry) in ordered { errors += entry.errors }
         let snapshot = PolicySnapshot(policies: byName, errors: errors)
         state.withLock {
             $0.files = files

@@ -26,8 +26,7 @@ enum ServerJSON {
     static func policies(_ snapshot: PolicySnapshot) -> [UInt8] {
         var w = JSONWriter(capacity: 256)
         w.raw("{\"policies\": [")
-        for (n, name) in snapshot.policies.keys.sorted().enumerated() {
-            let p = snapshot.policies[name]!
+        for (n, (_, p)) in snapshot.policies.sorted(by: { $0.key < $1.key }).enumerated() {
             w.raw(n == 0 ? "\n  " : ",\n  ")
             w.raw("{\"name\": ")
             w.string(p.name)
@@ -51,8 +50,7 @@ extension ServerJSON {
         var w = JSONWriter(capacity: 16_384)
         w.raw("{\"policies\": [")
         var first = true
-        for name in snapshot.policies.keys.sorted() {
-            let p = snapshot.policies[name]!
+        for (_, p) in snapshot.policies.sorted(by: { $0.key < $1.key }) {
             guard let source = try? SourceFile.read(p.file) else { continue }
             w.raw(first ? "\n  " : ",\n  ")
             first = false

@@ -97,7 +97,7 @@ public final class YAMLEventStream {
             guard let n = source.read(into: buffer, size) else { return 0 }
             read.pointee = n
             return 1
-        }, Unmanaged.passUnretained(source!).toOpaque())
+        }, Unmanaged.passUnretained(source!).toOpaque())  // set just above, and kept for the parser's life
     }
 
     deinit {
@@ -263,6 +263,7 @@ public final class YAMLEventStream {
 
     private func checkErrorCount() throws(YAMLStop) {
         if diagnostics.count >= limits.maxErrors {
+            // At the error limit, so there is a last diagnostic.
             report(.yamlSyntax, "too many errors in this file; stopped reading", diagnostics.last!.span)
             throw stop()
         }

@@ -24,7 +24,7 @@ struct Explain: ParsableCommand {
     func run() throws {
         colorOption.apply()
         let inputs = try Inputs(policyPath: options.policy, tablePath: options.table, format: format)
-        let move = try options.singleMove()!
+        let move = try options.singleMove()!  // `validate()` refused a run without one
         var summary = DecisionJSON.Summary()
         let style = TerminalStyle.standardOutput
         switch format {

@@ -14,7 +14,7 @@ enum FileOutput {
         guard !standardOutputClosed else { return }
         var offset = 0
         while offset < buffer.count {
-            let n = write(1, buffer.baseAddress! + offset, buffer.count - offset)
+            let n = write(1, buffer.baseAddress! + offset, buffer.count - offset)  // offset < count: not empty
             if n < 0 && errno == EINTR { continue }
             if n <= 0 {
                 standardOutputClosed = true  // EPIPE: the reader is gone; the work goes on
@@ -39,7 +39,7 @@ enum FileOutput {
         return bytes.withUnsafeBufferPointer { buffer in
             var offset = 0
             while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)  // offset < count: not empty
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { return "cannot write '\(path)': " + (n < 0 ? String(cString: strerror(errno)) : "nothing was written") }
                 offset += n
@@ -53,7 +53,7 @@ enum FileOutput {
         bytes.withUnsafeBufferPointer { buffer in
             var offset = 0
             while offset < buffer.count {
-                let n = write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                let n = write(2, buffer.baseAddress! + offset, buffer.count - offset)  // offset < count: not empty
                 if n <= 0 { break }
                 offset += n
             }

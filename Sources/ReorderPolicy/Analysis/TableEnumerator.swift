@@ -114,7 +114,7 @@ struct TableEnumerator {
         /// The first word of each signature.
         var representatives: [String] {
             var seen = Set<[Int]>()
-            return all.filter { seen.insert(signatures[$0]!).inserted }
+            return all.filter { seen.insert(signatures[$0]!).inserted }  // `all` lists only words given a signature
         }
     }
 

@@ -1,6 +1,6 @@
 import SpannedYAML
 /// Decides batches of moves and writes `check` output into a byte buffer, in a format that is
-/// a ``CheckOutput`` (Output/Check/: one file per format). The CLI, the server and the
+/// a `CheckOutput` (Output/Check/: one file per format). The CLI, the server and the
 /// benchmarks share it, so what is measured is what users run.
 public struct CheckRunner {
     /// The bound policy.

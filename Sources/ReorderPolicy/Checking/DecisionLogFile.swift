@@ -44,7 +44,7 @@ public final class DecisionLogFile: Sendable {
             return bytes.withUnsafeBufferPointer { buffer in
                 var offset = 0
                 while offset < buffer.count {
-                    let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)  // offset < count: not empty
                     if n < 0 && errno == EINTR { continue }
                     if n <= 0 {
                         let reason = n < 0 ? String(cString: strerror(errno)) : "nothing was written"

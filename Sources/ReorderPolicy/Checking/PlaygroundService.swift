@@ -23,11 +23,12 @@ public enum PlaygroundService {
         let move: Move?
         do {
             fields = try DecisionService.requestFields(body, required: ["policy", "table"], optional: ["move", "analysis"])
-            table = try DecisionService.decodeTable(fields["table"]!)
+            table = try DecisionService.decodeTable(fields["table"]!)  // required: requestFields checked it
             move = try fields["move"].map(DecisionService.explainMove)
         } catch {
             return DecisionService.error(error.code, error.message)
         }
+        // `policy` is required: requestFields checked it.
         guard let text = fields["policy"]!.scalar, fields["policy"]!.scalarStyle == .doubleQuoted else {
             return DecisionService.error(.badRequest, "'policy' must be the policy's YAML text as a JSON string, found \(fields["policy"]!.typeName)")
         }

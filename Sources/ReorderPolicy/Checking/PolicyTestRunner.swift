@@ -99,12 +99,16 @@ public enum PolicyTestRunner {
                     outcomes.append(outcome)
                     continue
                 }
-                if tables[full] == nil {
+                let entry: (Table?, [Diagnostic])
+                if let cached = tables[full] {
+                    entry = cached
+                } else {
                     let loaded = TableLoader.load(path: full)
-                    tables[full] = (loaded.table, loaded.diagnostics)
+                    entry = (loaded.table, loaded.diagnostics)
+                    tables[full] = entry
                 }
-                guard let t = tables[full]!.0 else {
-                    var errors = tables[full]!.1
+                guard let t = entry.0 else {
+                    var errors = entry.1
                     if errors.contains(where: { $0.code == .unreadable }) {
                         errors = [Diagnostic(code: .unreadable, message: "cannot read the test's table '\(path)' (looked for \(full))",
                                              file: document.source.path, span: span)]

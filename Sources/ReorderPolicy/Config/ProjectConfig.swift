@@ -140,8 +140,8 @@ public struct ProjectConfig: Sendable {
     /// The config's JSON Schema (`schema --config`).
     public static let jsonSchema: String = {
         let codes = configurableCodes.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        let formats = commandFormats.keys.sorted().map { command in
-            "\"\(command)\": { \"enum\": [\(commandFormats[command]!.map { "\"\($0)\"" }.joined(separator: ", "))] }"
+        let formats = commandFormats.sorted { $0.key < $1.key }.map { command, names in
+            "\"\(command)\": { \"enum\": [\(names.map { "\"\($0)\"" }.joined(separator: ", "))] }"
         }.joined(separator: ",\n        ")
         return """
         {

@@ -90,6 +90,7 @@ public enum LineDiff {
             end = Swift.min(rows.count, last + context + 1)
             let hunk = rows[start..<end]
             let oldCount = hunk.filter { $0.edit != .insert }.count, newCount = hunk.filter { $0.edit != .delete }.count
+            // A hunk holds at least the change at `k`.
             let oldStart = hunk.first!.i + (oldCount == 0 ? 0 : 1), newStart = hunk.first!.j + (newCount == 0 ? 0 : 1)
             out += "@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@\n"
             for row in hunk {

@@ -259,7 +259,7 @@ struct PolicyDecoder {
     private mutating func integers(_ node: YAMLNode, _ what: String) -> [Int]? {
         if let items = node.sequence {
             let values = items.map { d.integer($0, "an entry of \(what)") }
-            return values.allSatisfy({ $0 != nil }) ? values.map { $0! } : nil
+            return values.allSatisfy({ $0 != nil }) ? values.map { $0! } : nil  // none is nil on that side
         }
         return d.integer(node, what).map { [$0] }
     }

@@ -73,6 +73,7 @@ public struct SourceFile: Sendable {
         var count = 0
         while count < limit {
             if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: Swift.min(Swift.max(bytes.count, 4096), limit - count))) }
+            // `bytes` was just grown past `count`, so it is not empty.
             let n = bytes.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + count, $0.count - count) }
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else { throw unreadable("cannot read the file: " + Self.describe(errno: errno)) }
@@ -122,7 +123,7 @@ public struct SourceFile: Sendable {
         var out: [UInt8] = [], line = 1
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         reading: while true {
-            let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, $0.count) }  // 64 KiB, never empty
             if n <= 0 { break }
             for byte in buffer[0..<n] {
                 if byte == 0x0A {

@@ -122,7 +122,7 @@ package struct JSONWriter {
             }
             index += 1
         }
-        if runStart < utf8.count { storage.append(utf8.baseAddress! + runStart, utf8.count - runStart) }
+        if runStart < utf8.count { storage.append(utf8.baseAddress! + runStart, utf8.count - runStart) }  // not empty: a run is left
     }
 
     /// Appends the escaped content of `s`, without quotes.
@@ -148,7 +148,7 @@ package struct JSONWriter {
                 v /= 10
             } while v > 0
             if value < 0 { storage.append(UInt8(ascii: "-")) }
-            storage.append(buffer.baseAddress! + i, 24 - i)
+            storage.append(buffer.baseAddress! + i, 24 - i)  // a 24-byte buffer has an address
         }
     }
 

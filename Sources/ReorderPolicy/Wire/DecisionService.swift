@@ -101,7 +101,7 @@ public enum DecisionService {
             do {
                 let fields = try requestFields(body, required: ["table", "move"])
                 table = try decodeTable(fields["table"]!)  // present: requestFields checked it
-                move = try explainMove(fields["move"]!)
+                move = try explainMove(fields["move"]!)  // required: requestFields checked it
             } catch {
                 return Self.error(error.code, error.message)
             }
@@ -140,7 +140,7 @@ public enum DecisionService {
         let table: Table
         do {
             fields = try requestFields(body, required: ["table"], optional: ["from", "section-from"])
-            table = try decodeTable(fields["table"]!)
+            table = try decodeTable(fields["table"]!)  // required: requestFields checked it
         } catch {
             return Self.error(error.code, error.message)
         }

@@ -30,7 +30,7 @@ struct BlockResult {
 }
 
 extension CheckRunner {
-    /// Output format; each case's writer is its ``CheckOutput`` (`output(style:)`).
+    /// Output format; each case's writer is its `CheckOutput` (`output(style:)`).
     public enum Format: String, Sendable, CaseIterable {
         /// Aligned text for people.
         case text

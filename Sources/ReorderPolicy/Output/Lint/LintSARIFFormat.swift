@@ -43,7 +43,7 @@ extension DiagnosticRenderer {
             w.raw("{ \"ruleId\": ")
             w.string(d.code.rawValue)
             w.raw(", \"ruleIndex\": ")
-            w.int(codes.firstIndex(of: d.code)!)
+            w.int(codes.firstIndex(of: d.code)!)  // `codes` is every code of `results`
             w.raw(", \"level\": ")
             w.string(d.severity == .error ? "error" : "warning")
             w.raw(", \"message\": { \"text\": ")
