@@ -481,7 +481,7 @@ public struct JSONNode: DocumentNode, Sendable {
         case .object:
             return YAMLNode(.mapping((entries ?? []).map { YAMLEntry(key: $0.key.tree, value: $0.value.tree) }), span: span)
         case .array:
-            return YAMLNode(.sequence((sequence ?? Items(storage: storage, parent: index)).map(\.tree)), span: span)
+            return YAMLNode(.sequence(Items(storage: storage, parent: index).map(\.tree)), span: span)
         case .string, .number, .literal:
             // Both are present for a scalar token.
             return YAMLNode(.scalar(scalar!, scalarStyle!), span: span)
