@@ -180,14 +180,16 @@ import ReorderEngine
                         let site = SectionSite(section: section, index: s, count: table.sections.count)
                         if let selector = f.section, !site.selected(by: selector) { continue }
                         let n = section.rows.count
-                        let i = f.fromEnd ? n - 1 - f.index : f.index
-                        guard i >= 0, i < n, bound.canMove(Position(section: s, row: i)) else { continue }
-                        let from = Position(section: s, row: i)
-                        for (t, target) in table.sections.enumerated() {
-                            for j in 0..<(target.rows.count + (t == s ? 0 : 1)) where Position(section: t, row: j) != from {
-                                if bound.isValid(from: from, to: Position(section: t, row: j)) {
-                                    Issue.record("frozen \(f.fromEnd ? "-" : "")\(f.index) moves \(from)->\(t).\(j): \(policy)\n\(table)")
-                                    return
+                        let places = f.middle ? Array(0..<n).filter { $0 >= f.index && n - 1 - $0 >= f.index } : [f.fromEnd ? n - 1 - f.index : f.index]
+                        for i in places {
+                            guard i >= 0, i < n, bound.canMove(Position(section: s, row: i)) else { continue }
+                            let from = Position(section: s, row: i)
+                            for (t, target) in table.sections.enumerated() {
+                                for j in 0..<(target.rows.count + (t == s ? 0 : 1)) where Position(section: t, row: j) != from {
+                                    if bound.isValid(from: from, to: Position(section: t, row: j)) {
+                                        Issue.record("frozen \(f.middle ? "middle " : "")\(f.fromEnd ? "-" : "")\(f.index) moves \(from)->\(t).\(j): \(policy)\n\(table)")
+                                        return
+                                    }
                                 }
                             }
                         }
@@ -262,7 +264,7 @@ import ReorderEngine
         #expect(explicit.dead == segments.dead, "\(context)", sourceLocation: sourceLocation)
         #expect(explicit.admitsNothing == segments.admitsNothing, "\(context)", sourceLocation: sourceLocation)
         #expect(explicit.nothingMoves == segments.nothingMoves, "\(context)", sourceLocation: sourceLocation)
-        #expect(explicit.frozen.map { [$0.index, $0.fromEnd ? 1 : 0, $0.sectionRule ?? -1] } == segments.frozen.map { [$0.index, $0.fromEnd ? 1 : 0, $0.sectionRule ?? -1] }, "\(context)", sourceLocation: sourceLocation)
+        #expect(explicit.frozen.map { [$0.index, $0.fromEnd ? 1 : 0, $0.middle ? 1 : 0, $0.sectionRule ?? -1] } == segments.frozen.map { [$0.index, $0.fromEnd ? 1 : 0, $0.middle ? 1 : 0, $0.sectionRule ?? -1] }, "\(context)", sourceLocation: sourceLocation)
         #expect(explicit.doublyHeld?.map { [$0.first, $0.second] } == segments.doublyHeld?.map { [$0.first, $0.second] }, "\(context)", sourceLocation: sourceLocation)
         #expect(explicit.capacityConflicts.map { [$0.max, $0.min] } == segments.capacityConflicts.map { [$0.max, $0.min] }, "\(context)", sourceLocation: sourceLocation)
     }

@@ -106,6 +106,11 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         AnalysisCase(.neverSelects, fires: true, "  - »accept: { section: [2], from: [2] }\n"),
         AnalysisCase(.neverSelects, fires: false, "  - accept: { section: Done, from: [Doing], rows: { section: Doing } }\n"),
         AnalysisCase(.neverSelects, fires: true, "  - »lock: { section: [] }\n"),
+        // Every place frozen, the middle ones included: no position constant at all (C = 0).
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: all\n  - »keep-in-section: all\n"),
+        AnalysisCase(.stuckRow, fires: false, "  - keep-order: all\n  - keep-in-section: { kind: card }\n"),
+        // And with a large constant: the middle is one question, asked at any size.
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: all\n  - pin: { last: 80000 }\n  - »keep-in-section: all\n"),
         AnalysisCase(.neverSelects, fires: true, "  - »keep-in-section: { kind: card, section: { tag: [] } }\n"),
     ]
 

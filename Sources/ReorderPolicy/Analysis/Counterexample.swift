@@ -19,11 +19,18 @@ public struct Counterexample: DiagnosticEvidence, Hashable {
         self.rules = rules
     }
 
-    /// The table in flow style (a table file `check` reads) and the move with its decision.
+    /// The table in flow style (a table file `check` reads) and the move with its decision. A
+    /// section of more than ``longSection`` rows (a large position constant needs one) is
+    /// shown by its ends; JSON and SARIF always carry the whole table.
     public var lines: [String] {
-        ["counterexample: table: \(TableText.flow(table))",
-         "  move: \(TableText.flow(move)), decided \(decision.rawValue)"]
+        let long = table.sections.contains { $0.rows.count > Self.longSection }
+        return ["counterexample: table: \(TableText.flow(table, elidingOver: Self.longSection))",
+                "  move: \(TableText.flow(move)), decided \(decision.rawValue)"]
+            + (long ? ["  (long sections are cut short here; '--format json' gives the whole table)"] : [])
     }
+
+    /// The longest section the text shows whole.
+    public static let longSection = 64
 
     /// `{ "table", "move", "decision", "rules" }`: the table as §3 JSON, the move as a §5
     /// moves item.

@@ -368,12 +368,20 @@ public struct PolicyAnalyzer {
         }
         // Frozen row positions (SPEC §10.4), decided by the exact search: a row there can be
         // picked up on some table, and on no table can it move anywhere.
+        // One finding per cause and class of sections, naming every frozen place (SPEC §10:
+        // the most specific finding, once, at the rule that causes it).
+        var groups: [(key: [Int], places: [ExactAnalysis.Frozen])] = []
         for f in exact.frozen {
+            let key = [f.rule, f.sectionRule ?? -1]
+            if let g = groups.firstIndex(where: { $0.key == key }) { groups[g].places.append(f) } else { groups.append((key, [f])) }
+        }
+        for (_, places) in groups {
+            let f = places[0]
             let meta = rules[f.rule].metadata
-            let which = f.fromEnd ? (f.index == 0 ? "the last row" : "the row \(f.index) from the end") : "the row at index \(f.index)"
-            let sections = f.sectionRule.map { " of the sections '\(rules[$0].metadata.id)' names" } ?? " of every section"
-            warn(.stuckRow, "\(which)\(sections) can never move: no rule holds it, yet on every table every move of it is refused", meta,
-                 help: "if the row is meant to stay, pin it too; otherwise loosen '\(meta.id)' (without it the row could move)",
+            let sections = f.sectionRule.map { "in the sections '\(rules[$0].metadata.id)' names" } ?? "in every section"
+            let one = places.count == 1 && !f.middle
+            warn(.stuckRow, "\(sections), \(Self.frozenPlaces(places)) can never move: no rule holds \(one ? "it" : "them"), yet on every table every move of \(one ? "it" : "one") is refused", meta,
+                 help: "if \(one ? "the row is" : "these rows are") meant to stay, pin \(one ? "it" : "them") too; otherwise loosen '\(meta.id)' (without it \(one ? "the row" : "they") could move)",
                  example: Example(table: f.witness.table, move: .row(from: f.witness.from, to: f.witness.to)))
         }
         let anchorHelp = "a row held at both its index and its distance from the end keeps its whole section's size fixed: no row can enter or leave; pin it with one anchor"
@@ -521,4 +529,42 @@ public struct PolicyAnalyzer {
         guard let l = meta.location else { return Span(at: .start) }
         return ExplainText.ruleSpan(source, l)
     }
+}
+
+extension PolicyAnalyzer {
+    /// The frozen places of one finding in words: "the row at index 1", "the rows at indices
+    /// 0–3 and 5", "the last row", "the rows 2–7 from the end", "every row".
+    static func frozenPlaces(_ places: [ExactAnalysis.Frozen]) -> String {
+        func ranges(_ ks: [Int]) -> String {
+            var parts: [String] = []
+            var i = 0
+            let ks = ks.sorted()
+            while i < ks.count {
+                var j = i
+                while j + 1 < ks.count && ks[j + 1] == ks[j] + 1 { j += 1 }
+                parts.append(j == i ? "\(ks[i])" : "\(ks[i])–\(ks[j])")
+                i = j + 1
+            }
+            return list(parts)
+        }
+        func list(_ parts: [String]) -> String {
+            parts.count <= 1 ? parts.joined() : parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1]
+        }
+        let start = places.filter { !$0.middle && !$0.fromEnd }.map(\.index)
+        let end = places.filter { !$0.middle && $0.fromEnd }.map(\.index)
+        var parts: [String] = []
+        if start.count == 1 { parts.append("the row at index \(start[0])") } else if !start.isEmpty { parts.append("the rows at indices \(ranges(start))") }
+        if end == [0] {
+            parts.append("the last row")
+        } else if end.count == 1 {
+            parts.append("the row \(end[0]) from the end")
+        } else if !end.isEmpty {
+            parts.append("the rows \(ranges(end)) from the end")
+        }
+        if let middle = places.first(where: \.middle) {
+            parts.append(middle.index == 0 ? "every row" : "every row with at least \(middle.index) row\(middle.index == 1 ? "" : "s") on each side")
+        }
+        return list(parts)
+    }
+
 }

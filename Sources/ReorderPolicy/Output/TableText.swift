@@ -1,9 +1,18 @@
 /// Tables and moves written as one-line YAML, ready to paste into a policy test or `explain`.
 enum TableText {
-    /// The table as a one-line table file: every section's id, kind, tags and attributes, every row.
-    static func flow(_ table: Table) -> String {
+    /// The table as a one-line table file: every section's id, kind, tags and attributes, every
+    /// row. With `limit`, a section of more rows shows its first and last few around a count of
+    /// the rest (for people: that line no longer loads as a table).
+    static func flow(_ table: Table, elidingOver limit: Int? = nil) -> String {
         let sections = table.sections.map { section -> String in
-            let rows = section.rows.map { row -> String in
+            var shown = section.rows[...]
+            var elided = 0
+            if let limit, section.rows.count > limit {
+                let keep = Swift.max(1, limit / 4)
+                elided = section.rows.count - 2 * keep
+                shown = section.rows[..<keep] + section.rows[(section.rows.count - keep)...]
+            }
+            var rows = shown.map { row -> String in
                 let id = quote(row.id)
                 guard row.kind != nil || !row.tags.isEmpty else { return id }
                 var parts = ["id: \(id)"]
@@ -11,6 +20,7 @@ enum TableText {
                 if !row.tags.isEmpty { parts.append("tags: [\(row.tags.map(quote).joined(separator: ", "))]") }
                 return "{ \(parts.joined(separator: ", ")) }"
             }
+            if elided > 0 { rows.insert("… \(elided) more rows …", at: rows.count / 2) }
             var parts: [String] = []
             if let id = section.id { parts.append("id: \(quote(id))") }
             if let kind = section.kind { parts.append("kind: \(quote(kind))") }

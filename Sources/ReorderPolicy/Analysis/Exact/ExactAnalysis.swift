@@ -55,6 +55,9 @@ struct ExactAnalysis {
     struct Frozen {
         var index: Int
         var fromEnd: Bool
+        /// Every place at least `index` rows from both ends (the places no positional test
+        /// tells apart; with no position constant, every place).
+        var middle = false
         var section: SectionSelector?
         /// The rule whose selector names those sections.
         var sectionRule: Int?
@@ -235,21 +238,19 @@ struct ExactAnalysis {
     /// question per place from either end).
     static let frozenPlaceLimit = 256
 
-    /// SPEC §10.4: for each place a selector can tell apart (index k < C from either end), in
-    /// every section or in the sections a pin or reserve names: a row there that no rule holds
-    /// exists on some table, and no such row on any table has a valid move.
+    /// SPEC §10.4: for each place a selector can tell apart (index k < C from either end, and
+    /// the middle: every place with at least C rows on each side), in every section or in the
+    /// sections a pin or reserve names: a row there that no rule holds exists on some table,
+    /// and no such row on any table has a valid move.
     private mutating func findFrozen(_ search: inout MoveSearch, _ rules: [AnalysedRule], all: Set<Int>, holders: Set<Int>) {
         guard search.searchable else {
             incomplete = true
             return
         }
-        // One question per place below C: with a very large constant that is too many; said,
-        // not guessed. (In segment mode each question adds its place's thresholds.)
-        if search.segmentMode && search.vocabulary.rowConstant > Self.frozenPlaceLimit {
-            frozenUndecided = search.vocabulary.rowConstant
-            return
+        defer {
+            search.extraBreakpoints = []
+            search.sourceIsRun = false
         }
-        defer { search.extraBreakpoints = [] }
         var classes: [SectionSelector?] = [nil], namedBy: [Int?] = [nil]
         for (r, rule) in rules.enumerated() where all.contains(r) {
             var named: SectionSelector? = nil
@@ -263,50 +264,68 @@ struct ExactAnalysis {
                 namedBy.append(r)
             }
         }
-        for fromEnd in [false, true] {
-            for k in 0..<search.vocabulary.rowConstant {
-                if search.segmentMode { search.extraBreakpoints = [k, k + 1] }
-                for (section, sectionRule) in zip(classes, namedBy) {
-                    var q = MoveQuery()
-                    q.mustNotHold = holders
-                    q.source = fromEnd ? { i, n in n - 1 - i == k } : { i, _ in i == k }
-                    q.sourceSection = section.map { s in { $0.selected(by: s) } }
-                    let witness: MoveWitness
-                    switch search.findRow(q) {
-                    case .found(let w): witness = w
-                    case .unknown: incomplete = true; continue
-                    case .none: continue
-                    }
-                    var move = q
-                    move.mustNotBreak = all
-                    switch search.findMove(move) {
-                    case .found: continue
-                    case .unknown: incomplete = true; continue
-                    case .none: break
-                    }
-                    // The cause: the last pin (else the last rule) without which a row there
-                    // could move.
-                    // Its move, refused by that rule alone, is the evidence (SPEC §10: the named
-                    // rule among the violations).
-                    var freeing: [(rule: Int, move: MoveWitness)] = []
-                    for r in all.sorted() where !rules[r].holds || rules[r].pins {
-                        var without = move
-                        without.mustNotBreak.remove(r)
-                        if case .found(let w) = search.findMove(without) { freeing.append((r, w)) }
-                    }
-                    let pinning = all.sorted().filter { rules[$0].pins }
-                    if let cause = freeing.last(where: { rules[$0.rule].pins }) ?? freeing.last {
-                        frozen.append(Frozen(index: k, fromEnd: fromEnd, section: section, sectionRule: sectionRule, rule: cause.rule, witness: cause.move))
-                    } else if let rule = pinning.last {
-                        frozen.append(Frozen(index: k, fromEnd: fromEnd, section: section, sectionRule: sectionRule, rule: rule, witness: witness))
-                    } else {
-                        continue
-                    }
-                    // Frozen in every section: the narrower classes say nothing more.
-                    if section == nil { break }
+        let c = search.vocabulary.rowConstant
+        /// Asks whether the places `source` picks are frozen in each class of sections, and
+        /// records them as `place` when they are.
+        func ask(_ source: @escaping (Int, Int) -> Bool, breakpoints: [Int], _ place: (index: Int, fromEnd: Bool, middle: Bool)) {
+            if search.segmentMode { search.extraBreakpoints = breakpoints }
+            for (section, sectionRule) in zip(classes, namedBy) {
+                var q = MoveQuery()
+                q.mustNotHold = holders
+                q.source = source
+                q.sourceSection = section.map { s in { $0.selected(by: s) } }
+                let witness: MoveWitness
+                switch search.findRow(q) {
+                case .found(let w): witness = w
+                case .unknown: incomplete = true; continue
+                case .none: continue
+                }
+                var move = q
+                move.mustNotBreak = all
+                switch search.findMove(move) {
+                case .found: continue
+                case .unknown: incomplete = true; continue
+                case .none: break
+                }
+                // The cause: the last pin (else the last rule) without which a row there
+                // could move.
+                // Its move, refused by that rule alone, is the evidence (SPEC §10: the named
+                // rule among the violations).
+                var freeing: [(rule: Int, move: MoveWitness)] = []
+                for r in all.sorted() where !rules[r].holds || rules[r].pins {
+                    var without = move
+                    without.mustNotBreak.remove(r)
+                    if case .found(let w) = search.findMove(without) { freeing.append((r, w)) }
+                }
+                let pinning = all.sorted().filter { rules[$0].pins }
+                let found: (rule: Int, move: MoveWitness)
+                if let cause = freeing.last(where: { rules[$0.rule].pins }) ?? freeing.last {
+                    found = cause
+                } else if let rule = pinning.last {
+                    found = (rule, witness)
+                } else {
+                    continue
+                }
+                frozen.append(Frozen(index: place.index, fromEnd: place.fromEnd, middle: place.middle, section: section, sectionRule: sectionRule, rule: found.rule, witness: found.move))
+                // Frozen in every section: the narrower classes say nothing more.
+                if section == nil { break }
+            }
+        }
+        // One question per place below C: with a very large constant that is too many; said,
+        // not guessed. (In segment mode each question adds its place's thresholds.)
+        if search.segmentMode && c > Self.frozenPlaceLimit {
+            frozenUndecided = c
+        } else {
+            for fromEnd in [false, true] {
+                for k in 0..<c {
+                    ask(fromEnd ? { i, n in n - 1 - i == k } : { i, _ in i == k }, breakpoints: [k, k + 1], (k, fromEnd, false))
                 }
             }
         }
+        // Every other place: at least C rows on each side, where no positional test tells one
+        // place from another (with no position constant, every place). One question at any C.
+        search.sourceIsRun = true
+        ask({ i, n in i >= c && n - 1 - i >= c }, breakpoints: [c], (c, false, true))
     }
 
     enum Subject {

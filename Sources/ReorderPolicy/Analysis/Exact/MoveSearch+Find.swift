@@ -149,8 +149,9 @@ extension MoveSearch {
             if q.source != nil && extraBreakpoints.isEmpty { return nil }
             return layouts(minimum: 1, saturation: t).flatMap { layout in
                 layout.segments.enumerated().compactMap { i, segment in
-                    // A place a query names is a run of one row of its own.
-                    if let source = q.source, !(segment.length == 1 && source(segment.k, layout.n)) { return nil }
+                    // A place a query names is a run of one row of its own (or any run, when
+                    // the query names whole runs).
+                    if let source = q.source, !((segment.length == 1 || sourceIsRun) && source(segment.k, layout.n)) { return nil }
                     return (Arrangement.layout(layout, segment: i), k: segment.k, n: layout.n)
                 }
             }

@@ -63,7 +63,7 @@ extension MoveSearch {
             // (A run of one row when it is the only one a `source` query may name: its place's
             // thresholds are among ``extraBreakpoints`` then.)
             return layouts(minimum: 1, saturation: 1).flatMap { layout in
-                layout.segments.filter { extraBreakpoints.isEmpty || $0.length == 1 }.map { (k: $0.k, n: layout.n) }
+                layout.segments.filter { extraBreakpoints.isEmpty || sourceIsRun || $0.length == 1 }.map { (k: $0.k, n: layout.n) }
             }
         }
         return shapes(x: true, slot: false).compactMap { shape in shape.firstIndex(of: .x).map { (k: $0, n: shape.count) } }

@@ -141,6 +141,11 @@ struct MoveSearch {
     /// Thresholds added to the policy's for one question about one place (segment mode: the
     /// frozen positions ask for a row at index k, so k and k + 1 cut the runs there).
     var extraBreakpoints: [Int] = []
+    /// Whether the question's `source` names whole runs rather than one place (the frozen
+    /// middle: every place at least C rows from both ends, which the thresholds already cut
+    /// out, so the predicate is the same on every row of a run); else only a run of one row
+    /// can be the source.
+    var sourceIsRun = false
 
     /// Whether rows are laid out as *segments* between the position thresholds, each a run of
     /// rows no positional test tells apart (``layouts(minimum:saturation:)``), instead of the
