@@ -349,6 +349,57 @@ import ReorderEngine
         #expect(compared >= 10 && findings >= 4, "compared \(compared), findings \(findings)")
     }
 
+    /// Frozen places in segment mode are asked by runs: the places near each end of a run one
+    /// by one, a long run's interior as one question. On random policies with thresholds far
+    /// apart (3, 20, 40, so runs have interiors), that must find exactly the places that one
+    /// question per place finds.
+    @Test(arguments: 0..<2)
+    func frozenRunsDecideAsPlaces(chunk: Int) throws {
+        var gen = RandomPolicies(seed: 0xF20 + UInt64(chunk))
+        var compared = 0, interiors = 0
+        func position() -> RowPositionFilter {
+            let c = gen.pick([3, 20, 40])
+            switch gen.int(0...3) {
+            case 0: return .first(c)
+            case 1: return .last(c)
+            case 2: return .indices([c])
+            default: return .indices([-c])
+            }
+        }
+        func rows() -> RowSelector {
+            var s = RowSelector(position: gen.chance(0.7) ? position() : nil)
+            if gen.chance(0.2) { s.kinds = [gen.pick(gen.kinds)] }
+            return s
+        }
+        /// Every frozen place as (class, from the end, place), the middle as place -1.
+        func places(_ a: ExactAnalysis) -> Set<[Int]> {
+            Set(a.frozen.flatMap { f in f.middle ? [[f.sectionRule ?? -1, 0, -1]] : (f.index...f.last).map { [f.sectionRule ?? -1, f.fromEnd ? 1 : 0, $0] } })
+        }
+        for n in 0..<16 {
+            var rules: [RowRule.Kind] = gen.chance(0.5) ? [.keepOrder(.all)] : []
+            for _ in 0..<gen.int(2...4) {
+                switch gen.int(0...5) {
+                case 0: rules.append(.pin(rows(), anchor: gen.chance(0.5) ? nil : gen.pick([.start, .end])))
+                case 1: rules.append(.lock(rows()))
+                case 2: rules.append(.reserve(edge: gen.pick([.start, .end]), count: gen.pick([3, 20]), section: nil))
+                case 3: rules.append(.keepOrder(gen.chance(0.7) ? .all : gen.sectionSelector()))
+                case 4: rules.append(.accept(section: gen.sectionSelector(), from: gen.sectionSelector(), rows: rows()))
+                default: rules.append(.pin(RowSelector(position: .indices([gen.pick([3, 20, 40, -3, -20])])), anchor: nil))
+                }
+            }
+            rules.append(.keepInSection(gen.chance(0.7) ? .all : rows()))
+            let policy = Policy(name: "runs-\(n)", rules: rules.enumerated().map { RowRule($0.element, metadata: RuleMetadata(id: "rule-\($0.offset)")) })
+            let compiled = try CompiledPolicy(policy)
+            let byRuns = ExactAnalysis(policy, compiled, segments: true)
+            let byPlaces = ExactAnalysis(policy, compiled, segments: true, frozenRuns: false)
+            guard !byRuns.incomplete && !byPlaces.incomplete else { continue }
+            compared += 1
+            interiors += byRuns.frozen.filter { $0.last > $0.index }.count
+            #expect(places(byRuns) == places(byPlaces), "policy \(policy.rules.map(\.kind))")
+        }
+        #expect(compared >= 12 && interiors >= 3, "compared \(compared), interiors \(interiors)")
+    }
+
     /// A run longer than the saturation: the programme takes `saturation` steps and puts the
     /// rest back as copies of a row that changed nothing. Seven counted rows reach the cap of
     /// `max: 5` and are seven rows again in the outcome; a moving row and a slot inside a run

@@ -379,7 +379,7 @@ public struct PolicyAnalyzer {
             let f = places[0]
             let meta = rules[f.rule].metadata
             let sections = f.sectionRule.map { "in the sections '\(rules[$0].metadata.id)' names" } ?? "in every section"
-            let one = places.count == 1 && !f.middle
+            let one = places.count == 1 && !f.middle && f.index == f.last
             warn(.stuckRow, "\(sections), \(Self.frozenPlaces(places)) can never move: no rule holds \(one ? "it" : "them"), yet on every table every move of \(one ? "it" : "one") is refused", meta,
                  help: "if \(one ? "the row is" : "these rows are") meant to stay, pin \(one ? "it" : "them") too; otherwise loosen '\(meta.id)' (without it \(one ? "the row" : "they") could move)",
                  example: Example(table: f.witness.table, move: .row(from: f.witness.from, to: f.witness.to)))
@@ -535,31 +535,25 @@ extension PolicyAnalyzer {
     /// The frozen places of one finding in words: "the row at index 1", "the rows at indices
     /// 0–3 and 5", "the last row", "the rows 2–7 from the end", "every row".
     static func frozenPlaces(_ places: [ExactAnalysis.Frozen]) -> String {
-        func ranges(_ ks: [Int]) -> String {
-            var parts: [String] = []
-            var i = 0
-            let ks = ks.sorted()
-            while i < ks.count {
-                var j = i
-                while j + 1 < ks.count && ks[j + 1] == ks[j] + 1 { j += 1 }
-                parts.append(j == i ? "\(ks[i])" : "\(ks[i])–\(ks[j])")
-                i = j + 1
-            }
-            return list(parts)
-        }
         func list(_ parts: [String]) -> String {
             parts.count <= 1 ? parts.joined() : parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1]
         }
-        let start = places.filter { !$0.middle && !$0.fromEnd }.map(\.index)
-        let end = places.filter { !$0.middle && $0.fromEnd }.map(\.index)
+        // The places as ranges, adjacent ones merged: "0–8 and 12".
+        func ranges(fromEnd: Bool) -> (text: String, single: Int?)? {
+            var merged: [(Int, Int)] = []
+            for (a, b) in places.filter({ !$0.middle && $0.fromEnd == fromEnd }).map({ ($0.index, $0.last) }).sorted(by: { $0.0 < $1.0 }) {
+                if let (x, y) = merged.last, a <= y + 1 { merged[merged.count - 1] = (x, Swift.max(y, b)) } else { merged.append((a, b)) }
+            }
+            guard !merged.isEmpty else { return nil }
+            let single = merged.count == 1 && merged[0].0 == merged[0].1 ? merged[0].0 : nil
+            return (list(merged.map { $0.0 == $0.1 ? "\($0.0)" : "\($0.0)–\($0.1)" }), single)
+        }
         var parts: [String] = []
-        if start.count == 1 { parts.append("the row at index \(start[0])") } else if !start.isEmpty { parts.append("the rows at indices \(ranges(start))") }
-        if end == [0] {
-            parts.append("the last row")
-        } else if end.count == 1 {
-            parts.append("the row \(end[0]) from the end")
-        } else if !end.isEmpty {
-            parts.append("the rows \(ranges(end)) from the end")
+        if let start = ranges(fromEnd: false) {
+            parts.append(start.single.map { "the row at index \($0)" } ?? "the rows at indices \(start.text)")
+        }
+        if let end = ranges(fromEnd: true) {
+            parts.append(end.single.map { $0 == 0 ? "the last row" : "the row \($0) from the end" } ?? "the rows \(end.text) from the end")
         }
         if let middle = places.first(where: \.middle) {
             parts.append(middle.index == 0 ? "every row" : "every row with at least \(middle.index) row\(middle.index == 1 ? "" : "s") on each side")

@@ -54,6 +54,9 @@ struct ExactAnalysis {
     /// (a move that only picks it up when no single rule frees it).
     struct Frozen {
         var index: Int
+        /// The last place of a range of places (`index` for one place); a range is a run's
+        /// interior in segment mode, every place of which is frozen.
+        var last: Int
         var fromEnd: Bool
         /// Every place at least `index` rows from both ends (the places no positional test
         /// tells apart; with no position constant, every place).
@@ -68,7 +71,12 @@ struct ExactAnalysis {
     /// The default work budget per policy (constraint evaluations and programme steps).
     static let defaultWork = 16_000_000
 
-    init(_ policy: Policy, _ compiled: CompiledPolicy, work: Int = defaultWork, segments: Bool? = nil) {
+    /// Whether segment mode asks frozen places by runs (false: one question per place, as
+    /// the explicit shapes do; for tests that compare the two).
+    private let frozenRuns: Bool
+
+    init(_ policy: Policy, _ compiled: CompiledPolicy, work: Int = defaultWork, segments: Bool? = nil, frozenRuns: Bool = true) {
+        self.frozenRuns = frozenRuns
         let rules = policy.rules.enumerated().map { AnalysedRule(policy: 0, index: $0.offset, meaning: $0.element.kind.meaning) }
         let vocabulary = Vocabulary([policy])
         rowConstant = vocabulary.rowConstant
@@ -238,10 +246,75 @@ struct ExactAnalysis {
     /// question per place from either end).
     static let frozenPlaceLimit = 256
 
+    /// A place (or a range of places) the frozen question is asked about: index `index`
+    /// through `last` from the start or the end of its section, or the middle (every place at
+    /// least `index` rows from both ends).
+    struct FrozenPlace {
+        var index: Int
+        var last: Int
+        var fromEnd = false
+        var middle = false
+        /// Thresholds that make the place a run of its own in segment mode.
+        var breakpoints: [Int]
+        /// Whether the place is a whole run (segment mode asks it as one).
+        var isRun = false
+
+        func contains(_ i: Int, _ n: Int) -> Bool {
+            if middle { return i >= index && n - 1 - i >= index }
+            let k = fromEnd ? n - 1 - i : i
+            return k >= index && k <= last
+        }
+    }
+
+    /// The places frozen questions are asked about, in the order findings are listed: below C
+    /// from the start, then from the end (one by one; in segment mode, by runs), then the middle.
+    private func frozenPlaces(_ search: inout MoveSearch, all: Set<Int>) -> [FrozenPlace]? {
+        let c = search.vocabulary.rowConstant
+        var places: [FrozenPlace] = []
+        if !search.segmentMode || !frozenRuns {
+            // One question per place below C. (In segment mode each question adds its place's
+            // thresholds; without runs that is too many questions past a few hundred: said,
+            // not guessed.)
+            if search.segmentMode && c > Self.frozenPlaceLimit { return nil }
+            for fromEnd in [false, true] {
+                places += (0..<c).map { FrozenPlace(index: $0, last: $0, fromEnd: fromEnd, breakpoints: [$0, $0 + 1]) }
+            }
+        } else {
+            // Segment mode: the places below C lie in runs between the thresholds. The W places
+            // nearest each end of a run are asked one by one; the rest of a longer run, its
+            // interior, is one question whose source is the whole interior (docs/ANALYSIS.md,
+            // "Frozen places in long runs": with W above the programme's saturation, every
+            // interior place is frozen or none is).
+            let w = search.frozenWindow(all)
+            let cuts = Array(Set([0, c] + search.vocabulary.rowBreakpoints.filter { $0 < c })).sorted()
+            for fromEnd in [false, true] {
+                func place(_ k: Int) -> FrozenPlace { FrozenPlace(index: k, last: k, fromEnd: fromEnd, breakpoints: [k, k + 1]) }
+                for (a, b) in zip(cuts, cuts.dropFirst()) {
+                    guard b - a > 2 * w + 1 else {
+                        places += (a..<b).map(place)
+                        continue
+                    }
+                    places += (a..<(a + w)).map(place)
+                    places.append(FrozenPlace(index: a + w, last: b - w - 1, fromEnd: fromEnd, breakpoints: [a + w, b - w], isRun: true))
+                    places += ((b - w)..<b).map(place)
+                }
+            }
+        }
+        // Every other place: at least C rows on each side, where no positional test tells one
+        // place from another (with no position constant, every place). One question at any C.
+        places.append(FrozenPlace(index: c, last: c, middle: true, breakpoints: [c], isRun: true))
+        return places
+    }
+
     /// SPEC §10.4: for each place a selector can tell apart (index k < C from either end, and
     /// the middle: every place with at least C rows on each side), in every section or in the
     /// sections a pin or reserve names: a row there that no rule holds exists on some table,
     /// and no such row on any table has a valid move.
+    ///
+    /// With explicit shapes the places are asked together: a move of a row at any of them
+    /// removes its places, until no place left can move (one complete search, not one per
+    /// place); each frozen place's cause likewise, rule by rule. Segment mode asks each place
+    /// (or run) on its own, since each needs its own thresholds.
     private mutating func findFrozen(_ search: inout MoveSearch, _ rules: [AnalysedRule], all: Set<Int>, holders: Set<Int>) {
         guard search.searchable else {
             incomplete = true
@@ -251,6 +324,15 @@ struct ExactAnalysis {
             search.extraBreakpoints = []
             search.sourceIsRun = false
         }
+        guard let places = frozenPlaces(&search, all: all) else {
+            frozenUndecided = search.vocabulary.rowConstant
+            // The middle is one question even then.
+            return findFrozen(&search, rules, all: all, holders: holders, places: [FrozenPlace(index: search.vocabulary.rowConstant, last: search.vocabulary.rowConstant, middle: true, breakpoints: [search.vocabulary.rowConstant], isRun: true)])
+        }
+        findFrozen(&search, rules, all: all, holders: holders, places: places)
+    }
+
+    private mutating func findFrozen(_ search: inout MoveSearch, _ rules: [AnalysedRule], all: Set<Int>, holders: Set<Int>, places: [FrozenPlace]) {
         var classes: [SectionSelector?] = [nil], namedBy: [Int?] = [nil]
         for (r, rule) in rules.enumerated() where all.contains(r) {
             var named: SectionSelector? = nil
@@ -264,68 +346,102 @@ struct ExactAnalysis {
                 namedBy.append(r)
             }
         }
-        let c = search.vocabulary.rowConstant
-        /// Asks whether the places `source` picks are frozen in each class of sections, and
-        /// records them as `place` when they are.
-        func ask(_ source: @escaping (Int, Int) -> Bool, breakpoints: [Int], _ place: (index: Int, fromEnd: Bool, middle: Bool)) {
-            if search.segmentMode { search.extraBreakpoints = breakpoints }
-            for (section, sectionRule) in zip(classes, namedBy) {
-                var q = MoveQuery()
-                q.mustNotHold = holders
-                q.source = source
-                q.sourceSection = section.map { s in { $0.selected(by: s) } }
-                let witness: MoveWitness
-                switch search.findRow(q) {
-                case .found(let w): witness = w
-                case .unknown: incomplete = true; continue
-                case .none: continue
+        let together = !search.segmentMode
+        /// Points the search at `subset` of the places: one place (segment mode), or any of them.
+        func aim(_ q: inout MoveQuery, _ subset: [Int]) {
+            let chosen = subset.map { places[$0] }
+            q.source = { i, n in chosen.contains { $0.contains(i, n) } }
+            if !together, let only = chosen.first {
+                search.extraBreakpoints = only.breakpoints
+                search.sourceIsRun = only.isRun
+            }
+        }
+        /// Of `open`, the places that no row of any table can leave under `q`: asked together
+        /// (a witness removes the places its row stands at) or one by one. nil: out of work.
+        func stuck(_ q: MoveQuery, _ open: [Int], found: (Int, MoveWitness) -> Void = { _, _ in }) -> [Int]? {
+            var open = open
+            if together {
+                while !open.isEmpty {
+                    var ask = q
+                    aim(&ask, open)
+                    switch search.findMove(ask) {
+                    case .found(let w):
+                        let n = w.table.sections[w.from.section].rows.count
+                        let moved = open.filter { places[$0].contains(w.from.row, n) }
+                        // The witness's row stands at one of the places asked about.
+                        guard !moved.isEmpty else { return nil }
+                        for p in moved { found(p, w) }
+                        open.removeAll { moved.contains($0) }
+                    case .unknown: return nil
+                    case .none: return open
+                    }
                 }
-                var move = q
-                move.mustNotBreak = all
-                switch search.findMove(move) {
-                case .found: continue
-                case .unknown: incomplete = true; continue
+                return []
+            }
+            var out: [Int] = []
+            for p in open {
+                var ask = q
+                aim(&ask, [p])
+                switch search.findMove(ask) {
+                case .found(let w): found(p, w)
+                case .unknown: return nil
+                case .none: out.append(p)
+                }
+            }
+            return out
+        }
+        var reported = Set<Int>()
+        var results: [(place: Int, cls: Int, frozen: Frozen)] = []
+        for (cls, (section, sectionRule)) in zip(classes, namedBy).enumerated() {
+            var base = MoveQuery()
+            base.mustNotHold = holders
+            base.sourceSection = section.map { s in { $0.selected(by: s) } }
+            // Places where a row no rule holds exists on some table (frozen in every section
+            // already: the narrower classes say nothing more).
+            var open: [Int] = [], rowWitness: [Int: MoveWitness] = [:]
+            for p in places.indices where !reported.contains(p) {
+                var q = base
+                aim(&q, [p])
+                switch search.findRow(q) {
+                case .found(let w): open.append(p); rowWitness[p] = w
+                case .unknown: incomplete = true
                 case .none: break
                 }
-                // The cause: the last pin (else the last rule) without which a row there
-                // could move.
-                // Its move, refused by that rule alone, is the evidence (SPEC §10: the named
-                // rule among the violations).
-                var freeing: [(rule: Int, move: MoveWitness)] = []
-                for r in all.sorted() where !rules[r].holds || rules[r].pins {
-                    var without = move
-                    without.mustNotBreak.remove(r)
-                    if case .found(let w) = search.findMove(without) { freeing.append((r, w)) }
-                }
-                let pinning = all.sorted().filter { rules[$0].pins }
+            }
+            var move = base
+            move.mustNotBreak = all
+            guard let frozenHere = stuck(move, open) else {
+                incomplete = true
+                continue
+            }
+            // The cause of each: the last pin (else the last rule) without which a row there
+            // could move, with its move, refused by that rule alone, as the evidence (SPEC §10:
+            // the named rule among the violations).
+            var cause: [Int: (rule: Int, move: MoveWitness)] = [:]
+            let preferred = all.sorted().filter { rules[$0].pins }.reversed() + all.sorted().filter { !rules[$0].holds }.reversed()
+            var unexplained = frozenHere
+            for r in preferred where !unexplained.isEmpty {
+                var without = move
+                without.mustNotBreak.remove(r)
+                guard stuck(without, unexplained, found: { p, w in if cause[p] == nil { cause[p] = (r, w) } }) != nil else { break }
+                unexplained.removeAll { cause[$0] != nil }
+            }
+            let pinning = all.sorted().filter { rules[$0].pins }
+            for p in frozenHere {
                 let found: (rule: Int, move: MoveWitness)
-                if let cause = freeing.last(where: { rules[$0.rule].pins }) ?? freeing.last {
-                    found = cause
-                } else if let rule = pinning.last {
-                    found = (rule, witness)
+                if let c = cause[p] {
+                    found = c
+                } else if let rule = pinning.last, let w = rowWitness[p] {
+                    found = (rule, w)
                 } else {
                     continue
                 }
-                frozen.append(Frozen(index: place.index, fromEnd: place.fromEnd, middle: place.middle, section: section, sectionRule: sectionRule, rule: found.rule, witness: found.move))
-                // Frozen in every section: the narrower classes say nothing more.
-                if section == nil { break }
+                let place = places[p]
+                results.append((p, cls, Frozen(index: place.index, last: place.last, fromEnd: place.fromEnd, middle: place.middle, section: section, sectionRule: sectionRule, rule: found.rule, witness: found.move)))
+                if section == nil { reported.insert(p) }
             }
         }
-        // One question per place below C: with a very large constant that is too many; said,
-        // not guessed. (In segment mode each question adds its place's thresholds.)
-        if search.segmentMode && c > Self.frozenPlaceLimit {
-            frozenUndecided = c
-        } else {
-            for fromEnd in [false, true] {
-                for k in 0..<c {
-                    ask(fromEnd ? { i, n in n - 1 - i == k } : { i, _ in i == k }, breakpoints: [k, k + 1], (k, fromEnd, false))
-                }
-            }
-        }
-        // Every other place: at least C rows on each side, where no positional test tells one
-        // place from another (with no position constant, every place). One question at any C.
-        search.sourceIsRun = true
-        ask({ i, n in i >= c && n - 1 - i >= c }, breakpoints: [c], (c, false, true))
+        frozen += results.sorted { ($0.place, $0.cls) < ($1.place, $1.cls) }.map(\.frozen)
     }
 
     enum Subject {

@@ -68,16 +68,19 @@ extension MoveSearch {
         var out: [Counter] = []
         for r in rules.indices where q.mustBreak.contains(r) || q.mustNotBreak.contains(r) {
             guard case .capacity(let section, let max, let min, _) = rules[r].meaning else { continue }
-            func cap(_ bound: CapacityBound, _ isMax: Bool) -> Int {
-                switch bound {
-                case .value(let v): isMax ? v : v + 1
-                case .attribute: Self.attributeCap
-                }
-            }
-            if let max, t.selected(by: section) { out.append(Counter(rule: r, max: true, cap: cap(max, true))) }
-            if let min, s.selected(by: section) { out.append(Counter(rule: r, max: false, cap: cap(min, false))) }
+            if let max, t.selected(by: section) { out.append(Counter(rule: r, max: true, cap: Self.cap(max, max: true))) }
+            if let min, s.selected(by: section) { out.append(Counter(rule: r, max: false, cap: Self.cap(min, max: false))) }
         }
         return out
+    }
+
+    /// How far a count is followed for a bound: a `max` of b needs counts up to b, a `min` of
+    /// b up to b + 1; an attribute bound up to ``attributeCap``.
+    static func cap(_ bound: CapacityBound, max isMax: Bool) -> Int {
+        switch bound {
+        case .value(let v): isMax ? v : v + 1
+        case .attribute: attributeCap
+        }
     }
 
     /// Counts of attribute-bound limits are followed up to this many rows; beyond, the check is

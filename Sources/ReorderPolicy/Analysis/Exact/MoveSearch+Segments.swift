@@ -263,4 +263,17 @@ extension MoveSearch {
     func saturation(_ counters: [Counter]) -> Int {
         requiredPins.count + counters.reduce(0) { $0 + $1.cap } + 4
     }
+
+    /// A window above the saturation of every question about a row move that breaks none of
+    /// `rules` (no pin must break; every capacity of theirs counted on both sides): places of
+    /// one run at least this far from both its ends are alike to the programme.
+    func frozenWindow(_ rules: Set<Int>) -> Int {
+        var counters: [Counter] = []
+        for r in rules.sorted() {
+            guard case .capacity(_, let max, let min, _) = self.rules[r].meaning else { continue }
+            if let max { counters.append(Counter(rule: r, max: true, cap: Self.cap(max, max: true))) }
+            if let min { counters.append(Counter(rule: r, max: false, cap: Self.cap(min, max: false))) }
+        }
+        return counters.reduce(0) { $0 + $1.cap } + 4 + 1
+    }
 }
