@@ -30,6 +30,26 @@ struct RandomPolicies {
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
     mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
     mutating func pick<T>(_ list: [T]) -> T { list[int(0...(list.count - 1))] }
+
+    /// A row selector at one of `constants` (first, last, index or index from the end), or
+    /// none, sometimes with an id (when `ids`) and a kind: thresholds far apart, for the
+    /// segment-mode tests.
+    mutating func sparseRows(_ constants: [Int], ids: Bool) -> RowSelector {
+        var position: RowPositionFilter? = nil
+        if chance(0.7) {
+            let c = pick(constants)
+            switch int(0...3) {
+            case 0: position = .first(c)
+            case 1: position = .last(c)
+            case 2: position = .indices([c])
+            default: position = .indices([-c])
+            }
+        }
+        var s = RowSelector(position: position)
+        if ids, chance(0.3) { s.ids = [pick(rowIDs)] }
+        if chance(0.2) { s.kinds = [pick(kinds)] }
+        return s
+    }
     mutating func some<T>(_ list: [T], max: Int = 2) -> [T] { (0..<int(0...max)).map { _ in pick(list) } }
 
     mutating func table() -> Table {

@@ -8,19 +8,7 @@ import ReorderPolicy
 /// sections, must be reported at the rule that causes them, with a counterexample that
 /// reproduces and names that rule. The seed is fixed, so a miss is a repeatable failure.
 @Suite struct PlantedDefectTests {
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &self)] }
-        mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
-        mutating func int(_ r: ClosedRange<Int>) -> Int { Int.random(in: r, using: &self) }
-    }
+    typealias Generator = DecisionServiceTests.Generator
 
     /// One planted defect: the policy's rules, the index of the rule the finding must stand
     /// at, and the codes that count as finding it.
@@ -190,4 +178,10 @@ import ReorderPolicy
         }
         #expect(found == 25, "\(c.rawValue): found \(found) of 25\n\(misses.joined(separator: "\n"))")
     }
+}
+
+extension DecisionServiceTests.Generator {
+    mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &self)] }
+    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
+    mutating func int(_ r: ClosedRange<Int>) -> Int { Int.random(in: r, using: &self) }
 }

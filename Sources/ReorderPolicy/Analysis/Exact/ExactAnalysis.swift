@@ -423,7 +423,10 @@ struct ExactAnalysis {
             for r in preferred where !unexplained.isEmpty {
                 var without = move
                 without.mustNotBreak.remove(r)
-                guard stuck(without, unexplained, found: { p, w in if cause[p] == nil { cause[p] = (r, w) } }) != nil else { break }
+                guard stuck(without, unexplained, found: { p, w in if cause[p] == nil { cause[p] = (r, w) } }) != nil else {
+                    incomplete = true
+                    break
+                }
                 unexplained.removeAll { cause[$0] != nil }
             }
             let pinning = all.sorted().filter { rules[$0].pins }
