@@ -109,6 +109,8 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         // Every place frozen, the middle ones included: no position constant at all (C = 0).
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: all\n  - »keep-in-section: all\n"),
         AnalysisCase(.stuckRow, fires: false, "  - keep-order: all\n  - keep-in-section: { kind: card }\n"),
+        // Frozen in the sections two rules name, and nowhere else.
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: Doing\n  - »keep-in-section: { section: Doing }\n"),
         // And with a large constant: the middle is one question, asked at any size.
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: all\n  - pin: { last: 80000 }\n  - »keep-in-section: all\n"),
         AnalysisCase(.neverSelects, fires: true, "  - »keep-in-section: { kind: card, section: { tag: [] } }\n"),
@@ -181,7 +183,8 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
             #expect(PolicyAnalyzer.analyze(document, bound: bound).contains { $0.code == .stuckRow })
         }
         // What no table tried showed is no finding: titles in a settings screen only move in
-        // sortable sections, a combination the enumeration does not build.
+        // sortable sections, a combination the enumeration does not build. The one finding is
+        // proved: rows of the fixed sections can never move (SPEC §10.4).
         let settings = PolicyLoader.load(text: """
             reorder-policy: 1
             name: s
@@ -190,7 +193,8 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
               - pin: { first: 1, kind: title }
               - keep-in-section: all
             """, path: "s.yaml")
-        #expect(PolicyAnalyzer.analyze(settings).isEmpty)
+        let findings = PolicyAnalyzer.analyze(settings)
+        #expect(findings.map(\.code) == [.stuckRow] && findings[0].message.hasPrefix("in the sections 'rule-1' names"), "\(findings.map(\.message))")
     }
 
     @Test func aSpentBudgetIsSaidAndKeepsWhatWasFound() throws {

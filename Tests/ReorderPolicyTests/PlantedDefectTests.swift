@@ -104,7 +104,14 @@ import ReorderPolicy
             return Planted(rules: rules, at: at, codes: [.neverSelects, .closedSection])  // "lets no row in" is never-selects
         case .keepOrder:
             // keep-order made pointless or freezing by other rules.
-            switch g.int(0...2) {
+            switch g.int(0...3) {
+            case 3:
+                // The same, in some sections only: their rows are stuck there.
+                let section = g.pick(["Doing", "[Doing, Review]", "{ kind: col }"])
+                var rules = (0..<g.int(0...2)).map { _ in noise(&g) }
+                let order = "keep-order: \(section)", keep = g.pick(["keep-in-section: { section: \(section) }", "accept: { section: all, from: [] }"])
+                rules += g.chance(0.5) ? [order, keep] : [keep, order]
+                return Planted(rules: rules, at: -1, codes: [.stuckRow])
             case 0:
                 // Rows may neither leave their section nor move within it: every row is stuck.
                 let order = g.pick(["keep-order: all", "keep-order: { not: [] }"])

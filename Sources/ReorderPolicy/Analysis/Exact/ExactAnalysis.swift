@@ -308,7 +308,7 @@ struct ExactAnalysis {
 
     /// SPEC §10.4: for each place a selector can tell apart (index k < C from either end, and
     /// the middle: every place with at least C rows on each side), in every section or in the
-    /// sections a pin or reserve names: a row there that no rule holds exists on some table,
+    /// sections a pin, reserve, keep-order or keep-in-section names: a row there that no rule holds exists on some table,
     /// and no such row on any table has a valid move.
     ///
     /// With explicit shapes the places are asked together: a move of a row at any of them
@@ -339,6 +339,10 @@ struct ExactAnalysis {
             switch rule.meaning {
             case .hold(let rows, pins: true, _) where rows.alternatives == nil: named = rows.section
             case .reserve(_, _, let sections): named = sections
+            // Sections whose order is fixed, or that rows may not leave: with the other kind
+            // of rule on every section, their rows are frozen there and nowhere else.
+            case .keepOrder(let sections): named = sections
+            case .keepInSection(let rows) where rows.alternatives == nil: named = rows.section
             default: break
             }
             if let named, named != .all, !classes.contains(named) {
