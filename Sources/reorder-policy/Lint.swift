@@ -73,7 +73,7 @@ struct Lint: ParsableCommand {
         let chosen = format ?? FormatChoice(configured: config?.formats["lint"])
         FileOutput.standardOutput(chosen.format.render(report, RenderContext(style: .standardOutput, toolVersion: ReorderPolicyCommand.version)))
         if let sarifOutput,
-           let failure = FileOutput.writeFile(sarifOutput, DiagnosticRenderer.sarif(report, toolVersion: ReorderPolicyCommand.version)) {
+           let failure = FileOutput.writeFile(sarifOutput, LintSARIFFormat().render(report, RenderContext(toolVersion: ReorderPolicyCommand.version))) {
             FileOutput.standardError("error: \(failure)\n")
             throw ExitCode(2)
         }

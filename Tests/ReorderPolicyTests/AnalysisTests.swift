@@ -109,6 +109,15 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         // Every place frozen, the middle ones included: no position constant at all (C = 0).
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: all\n  - »keep-in-section: all\n"),
         AnalysisCase(.stuckRow, fires: false, "  - keep-order: all\n  - keep-in-section: { kind: card }\n"),
+        // An attribute-bound capacity on cards after the same bound on every row: whenever the
+        // narrower refuses, the wider does too (counts past the cap are no longer taken as
+        // unrelated: corpus p091).
+        AnalysisCase(.deadRule, fires: true, "  - capacity: { section: Inbox, max: { attribute: wip } }\n  - keep-in-section: { kind: status }\n  - »capacity: { section: Inbox, max: { attribute: wip }, rows: { kind: card } }\n"),
+        // In the other order the narrower one is the dead one: whatever it refuses, the later
+        // (every row) refuses too.
+        AnalysisCase(.deadRule, fires: true, "  - »capacity: { section: Inbox, max: { attribute: wip }, rows: { kind: card } }\n  - capacity: { section: Inbox, max: { attribute: wip } }\n"),
+        // With `min` neither is dead: a card can leave under one and not the other either way.
+        AnalysisCase(.deadRule, fires: false, "  - capacity: { section: Inbox, min: { attribute: floor } }\n  - capacity: { section: Inbox, min: { attribute: floor }, rows: { kind: card } }\n"),
         // Frozen in the sections two rules name, and nowhere else.
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: Doing\n  - »keep-in-section: { section: Doing }\n"),
         // And with a large constant: the middle is one question, asked at any size.
@@ -324,7 +333,7 @@ enum ProcessInfoPath {
         #expect(json.contains("\"suppressed\": [") && json.contains("\"justification\": \"ads are re-placed by the server\""))
         #expect(json.contains("\"summary\": {\"files\": 1, \"errors\": 0, \"warnings\": 3}"))
         // SARIF marks them as suppressed in source.
-        #expect(DiagnosticRenderer.sarif(report, toolVersion: "t").contains("\"suppressions\": [ { \"kind\": \"inSource\", \"justification\": \"ads are re-placed by the server\" } ]"))
+        #expect(LintSARIFFormat().render(report, RenderContext(toolVersion: "t")).contains("\"suppressions\": [ { \"kind\": \"inSource\", \"justification\": \"ads are re-placed by the server\" } ]"))
     }
 
     @Test func errorsCannotBeWaivedAndUnjudgedWaiversStayQuiet() throws {

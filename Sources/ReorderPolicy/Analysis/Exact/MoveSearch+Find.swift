@@ -359,6 +359,23 @@ extension MoveSearch {
                 if mustBreak { return nil }
             }
         }
+        // Counts are not independent: a capacity that counts every row of a section counts at
+        // least as many as any other on it, and two that count the same rows count alike. Past
+        // the cap each count is relaxed on its own, which forgets that; so it is said here. A
+        // `max` on one attribute broken by the smaller count but kept by the larger
+        // (A ≤ c_small ≤ c_large < A), or a `min` broken by the larger but kept by the smaller,
+        // happens on no table.
+        for (i, a) in sides.enumerated() where breakSide.contains(i) && counted[a.counter.rule] == true {
+            guard case .capacity(_, let aMax, let aMin, let aRows) = rules[a.counter.rule].meaning,
+                  case .attribute(let name)? = a.counter.max ? aMax : aMin else { continue }
+            for (j, b) in sides.enumerated() where j != i && !breakSide.contains(j) && b.counter.max == a.counter.max
+                && q.mustNotBreak.contains(b.counter.rule) && counted[b.counter.rule] == true {
+                guard case .capacity(_, let bMax, let bMin, let bRows) = rules[b.counter.rule].meaning,
+                      case .attribute(let other)? = b.counter.max ? bMax : bMin, other == name else { continue }
+                let atMost = bRows == nil || aRows == bRows, atLeast = aRows == nil || aRows == bRows
+                if a.counter.max ? atMost : atLeast { return nil }
+            }
+        }
         var out: [Bool: [String: Int]] = [true: [:], false: [:]]
         for (side, byName) in needs {
             for (name, need) in byName {

@@ -4,12 +4,11 @@ import SpannedYAML
 public struct LintSARIFFormat: ReportFormat {
     public let name = "sarif"
     public init() {}
-    public func render(_ report: LintReport, _ context: RenderContext) -> String { DiagnosticRenderer.sarif(report, toolVersion: context.toolVersion) }
-}
 
-extension DiagnosticRenderer {
     /// SARIF 2.1.0: one run, every code used listed as a rule, results with physical locations.
-    public static func sarif(_ report: LintReport, toolVersion: String) -> String {
+    /// (`lint --sarif-output` writes this too.)
+    public func render(_ report: LintReport, _ context: RenderContext) -> String {
+        let toolVersion = context.toolVersion
         // Suppressed findings are results too, marked as suppressed in source (SARIF §3.35):
         // code scanning shows them as dismissed, with the waiver's reason.
         let results = report.diagnostics.map { ($0, nil as String?) } + report.suppressed.map { ($0.diagnostic, $0.justification as String?) }
@@ -51,7 +50,7 @@ extension DiagnosticRenderer {
             w.raw(" }, \"partialFingerprints\": { \"reorderPolicyFinding/v1\": ")
             w.string(fingerprints[n])
             w.raw(" }, \"locations\": [ { \"physicalLocation\": { \"artifactLocation\": { \"uri\": ")
-            w.string(uriReference(d.file))
+            w.string(Self.uriReference(d.file))
             w.raw(" }, \"region\": { \"startLine\": ")
             w.int(d.span.start.line)
             w.raw(", \"startColumn\": ")
