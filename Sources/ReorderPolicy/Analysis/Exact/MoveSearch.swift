@@ -420,6 +420,7 @@ struct MoveSearch {
                 for s in layer.keys {
                     var t = s
                     for i in counters.indices where xCounts[i] { t.counts[i] = min(t.counts[i] + 1, counters[i].cap) }
+                    if let b = next[t], let p = b.previous, !Self.order(s, p) { continue }
                     next[t] = Back(previous: s, row: nil, sameLayer: false)
                 }
                 history.append(layer)
@@ -447,7 +448,11 @@ struct MoveSearch {
                     while let s = frontier.popLast() {
                         for o in opts {
                             let t = add(s, o)
-                            if next[t] == nil {
+                            if let b = next[t] {
+                                // Reached before: keep the smallest predecessor (first option
+                                // among equals), whatever order the states came in.
+                                if b.sameLayer, let p = b.previous, Self.order(s, p) { next[t] = Back(previous: s, row: o.row, sameLayer: true) }
+                            } else {
                                 next[t] = Back(previous: s, row: o.row, sameLayer: true)
                                 frontier.append(t)
                                 budget -= 1
@@ -459,7 +464,10 @@ struct MoveSearch {
                     for s in layer.keys {
                         for o in opts {
                             let t = add(s, o)
-                            if next[t] == nil { next[t] = Back(previous: s, row: o.row, sameLayer: false) }
+                            // The smallest predecessor (first option among equals), whatever
+                            // order the dictionary gives the states in.
+                            if let b = next[t], let p = b.previous, !Self.order(s, p) { continue }
+                            next[t] = Back(previous: s, row: o.row, sameLayer: false)
                         }
                     }
                 }
@@ -511,7 +519,13 @@ struct MoveSearch {
         return out
     }
 
+    /// A total order on states (fewest pins broken, then smallest counts, then the rest), so
+    /// that the programme visits them, and so picks each state's predecessor, the same way on
+    /// every run: a dictionary's order changes from process to process (SPEC §10: the same
+    /// files give the same counterexamples).
     static func order(_ a: State, _ b: State) -> Bool {
-        (a.broken, a.counts.reduce(0, +), a.between ? 1 : 0) < (b.broken, b.counts.reduce(0, +), b.between ? 1 : 0)
+        let ka = (a.broken, a.counts.reduce(0, +), a.between ? 1 : 0), kb = (b.broken, b.counts.reduce(0, +), b.between ? 1 : 0)
+        if ka != kb { return ka < kb }
+        return a.counts.lexicographicallyPrecedes(b.counts)
     }
 }
