@@ -206,6 +206,23 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         #expect(findings.map(\.code) == [.stuckRow] && findings[0].message.hasPrefix("in the sections 'rule-1' names"), "\(findings.map(\.message))")
     }
 
+    /// A counterexample a large constant needs (a section of 80,002 rows) is cut short in the
+    /// text people read, and says so; its JSON, which `check` reads back, keeps every row.
+    @Test func longCounterexampleSectionsAreCutShortInTextOnly() throws {
+        let rows = (1...200).map { Row(id: "row-\($0)") }
+        let example = Counterexample(table: Table(sections: [Section(rows: rows), Section(rows: [Row(id: "x")])]),
+                                     move: .row(from: Position(section: 0, row: 0), to: Position(section: 1, row: 0)), decision: .rejected, rules: ["r"])
+        let lines = example.lines
+        #expect(lines[0] == "counterexample: table: { sections: [{ rows: [" + (1...16).map { "row-\($0)" }.joined(separator: ", ")
+                + ", … 168 more rows …, " + (185...200).map { "row-\($0)" }.joined(separator: ", ") + "] }, { rows: [x] }] }", "\(lines[0])")
+        #expect(lines.count == 3 && lines[2].contains("'--format json' gives the whole table"))
+        let json = try Reproduction.object(example.json)
+        let sections = (json["table"] as? [String: Any])?["sections"] as? [[String: Any]]
+        #expect((sections?[0]["rows"] as? [String])?.count == 200)
+        let short = Counterexample(table: Table(sections: [Section(rows: Array(rows.prefix(64)))]), move: example.move, decision: .rejected, rules: ["r"])
+        #expect(short.lines.count == 2 && !short.lines[0].contains("more rows"))
+    }
+
     @Test func aSpentBudgetIsSaidAndKeepsWhatWasFound() throws {
         // The second lock can never be shifted (nothing enters its section), so the enumeration
         // looks for a shift on every table up to the bound.

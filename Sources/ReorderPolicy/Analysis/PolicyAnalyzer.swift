@@ -191,10 +191,6 @@ public struct PolicyAnalyzer {
             undecided("the exact analysis could not answer every question about this policy within its work budget: findings it did not decide are missing (those reported hold as stated)",
                       help: "split the policy, or use smaller position constants and capacity bounds")
         }
-        if let constant = exact.frozenUndecided {
-            undecided("stuck rows (SPEC §10.4: a row position no rule holds, from which no row can ever move) were not decided: this policy names row positions up to \(constant), and each place below that would be one question; every other property was decided",
-                      help: "the engine decides moves with these constants as written; only this one check of lint is skipped")
-        }
         if let constants = exact.unsearchable {
             let which = [constants.rowConstant > 0 ? "row positions up to \(constants.rowConstant)" : nil,
                          constants.sectionConstant > 0 ? "section positions up to \(constants.sectionConstant)" : nil].compactMap { $0 }
@@ -380,7 +376,7 @@ public struct PolicyAnalyzer {
             let meta = rules[f.rule].metadata
             let sections = f.sectionRule.map { "in the sections '\(rules[$0].metadata.id)' names" } ?? "in every section"
             let one = places.count == 1 && !f.middle && f.index == f.last
-            warn(.stuckRow, "\(sections), \(Self.frozenPlaces(places)) can never move: no rule holds \(one ? "it" : "them"), yet on every table every move of \(one ? "it" : "one") is refused", meta,
+            warn(.stuckRow, "\(sections), \(Self.frozenPlaceWords(places)) can never move: no rule holds \(one ? "it" : "them"), yet on every table every move of \(one ? "it" : "one") is refused", meta,
                  help: "if \(one ? "the row is" : "these rows are") meant to stay, pin \(one ? "it" : "them") too; otherwise loosen '\(meta.id)' (without it \(one ? "the row" : "they") could move)",
                  example: Example(table: f.witness.table, move: .row(from: f.witness.from, to: f.witness.to)))
         }
@@ -534,7 +530,7 @@ public struct PolicyAnalyzer {
 extension PolicyAnalyzer {
     /// The frozen places of one finding in words: "the row at index 1", "the rows at indices
     /// 0–3 and 5", "the last row", "the rows 2–7 from the end", "every row".
-    static func frozenPlaces(_ places: [ExactAnalysis.Frozen]) -> String {
+    static func frozenPlaceWords(_ places: [ExactAnalysis.Frozen]) -> String {
         func list(_ parts: [String]) -> String {
             parts.count <= 1 ? parts.joined() : parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1]
         }
@@ -560,5 +556,4 @@ extension PolicyAnalyzer {
         }
         return list(parts)
     }
-
 }

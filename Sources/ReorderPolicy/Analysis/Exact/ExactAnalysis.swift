@@ -21,9 +21,6 @@ struct ExactAnalysis {
     /// Why the search answered nothing at all, when it did not start: the position constants
     /// call for more frames than its work budget (``MoveSearch/searchable``).
     var unsearchable: (rowConstant: Int, sectionConstant: Int)? = nil
-    /// The row constant, when frozen positions (SPEC §10.4) were not decided: one question per
-    /// place below it is too many (segment mode, docs/ANALYSIS.md "Large position constants").
-    var frozenUndecided: Int? = nil
     /// Whether the work budget ran out (some question then went unanswered).
     var budgetSpent = false
     /// Row positions from which no row ever moves (SPEC §10.4).
@@ -242,10 +239,6 @@ struct ExactAnalysis {
         }
     }
 
-    /// The largest row constant for which frozen positions are decided in segment mode (one
-    /// question per place from either end).
-    static let frozenPlaceLimit = 256
-
     /// A place (or a range of places) the frozen question is asked about: index `index`
     /// through `last` from the start or the end of its section, or the middle (every place at
     /// least `index` rows from both ends).
@@ -268,14 +261,12 @@ struct ExactAnalysis {
 
     /// The places frozen questions are asked about, in the order findings are listed: below C
     /// from the start, then from the end (one by one; in segment mode, by runs), then the middle.
-    private func frozenPlaces(_ search: inout MoveSearch, all: Set<Int>) -> [FrozenPlace]? {
+    private func frozenPlaces(_ search: inout MoveSearch, all: Set<Int>) -> [FrozenPlace] {
         let c = search.vocabulary.rowConstant
         var places: [FrozenPlace] = []
         if !search.segmentMode || !frozenRuns {
-            // One question per place below C. (In segment mode each question adds its place's
-            // thresholds; without runs that is too many questions past a few hundred: said,
-            // not guessed.)
-            if search.segmentMode && c > Self.frozenPlaceLimit { return nil }
+            // One question per place below C (explicit shapes keep C small; in segment mode
+            // this is the tests' reference for asking by runs).
             for fromEnd in [false, true] {
                 places += (0..<c).map { FrozenPlace(index: $0, last: $0, fromEnd: fromEnd, breakpoints: [$0, $0 + 1]) }
             }
@@ -308,8 +299,8 @@ struct ExactAnalysis {
 
     /// SPEC §10.4: for each place a selector can tell apart (index k < C from either end, and
     /// the middle: every place with at least C rows on each side), in every section or in the
-    /// sections a pin, reserve, keep-order or keep-in-section names: a row there that no rule holds exists on some table,
-    /// and no such row on any table has a valid move.
+    /// sections a pin, reserve, keep-order or keep-in-section names: a row there that no rule
+    /// holds exists on some table, and no such row on any table has a valid move.
     ///
     /// With explicit shapes the places are asked together: a move of a row at any of them
     /// removes its places, until no place left can move (one complete search, not one per
@@ -324,15 +315,7 @@ struct ExactAnalysis {
             search.extraBreakpoints = []
             search.sourceIsRun = false
         }
-        guard let places = frozenPlaces(&search, all: all) else {
-            frozenUndecided = search.vocabulary.rowConstant
-            // The middle is one question even then.
-            return findFrozen(&search, rules, all: all, holders: holders, places: [FrozenPlace(index: search.vocabulary.rowConstant, last: search.vocabulary.rowConstant, middle: true, breakpoints: [search.vocabulary.rowConstant], isRun: true)])
-        }
-        findFrozen(&search, rules, all: all, holders: holders, places: places)
-    }
-
-    private mutating func findFrozen(_ search: inout MoveSearch, _ rules: [AnalysedRule], all: Set<Int>, holders: Set<Int>, places: [FrozenPlace]) {
+        let places = frozenPlaces(&search, all: all)
         var classes: [SectionSelector?] = [nil], namedBy: [Int?] = [nil]
         for (r, rule) in rules.enumerated() where all.contains(r) {
             var named: SectionSelector? = nil
@@ -350,14 +333,30 @@ struct ExactAnalysis {
                 namedBy.append(r)
             }
         }
-        let together = !search.segmentMode
-        /// Points the search at `subset` of the places: one place (segment mode), or any of them.
+        let together = !search.segmentMode, c = search.vocabulary.rowConstant
+        /// Points the search at `subset` (not empty) of the places: one place (segment mode), or
+        /// any of them.
+        /// The search asks the source of every shape it builds, so several places become a
+        /// lookup by index from each end, not a scan of the places.
         func aim(_ q: inout MoveQuery, _ subset: [Int]) {
-            let chosen = subset.map { places[$0] }
-            q.source = { i, n in chosen.contains { $0.contains(i, n) } }
-            if !together, let only = chosen.first {
-                search.extraBreakpoints = only.breakpoints
-                search.sourceIsRun = only.isRun
+            guard subset.count > 1 else {
+                let only = places[subset[0]]
+                q.source = { i, n in only.contains(i, n) }
+                if !together {
+                    search.extraBreakpoints = only.breakpoints
+                    search.sourceIsRun = only.isRun
+                }
+                return
+            }
+            // Several places only with explicit shapes, where every place but the middle lies
+            // below C from its end.
+            var start = [Bool](repeating: false, count: c), end = start, middle: Int? = nil
+            for p in subset.map({ places[$0] }) {
+                if p.middle { middle = p.index } else { for k in p.index...p.last { if p.fromEnd { end[k] = true } else { start[k] = true } } }
+            }
+            q.source = { i, n in
+                let d = n - 1 - i
+                return (i < c && start[i]) || (d < c && end[d]) || middle.map { i >= $0 && d >= $0 } ?? false
             }
         }
         /// Of `open`, the places that no row of any table can leave under `q`: asked together

@@ -265,15 +265,14 @@ extension MoveSearch {
     }
 
     /// A window above the saturation of every question about a row move that breaks none of
-    /// `rules` (no pin must break; every capacity of theirs counted on both sides): places of
-    /// one run at least this far from both its ends are alike to the programme.
+    /// `rules` (no pin must break, so ``saturation(_:)`` without pins, with every capacity of
+    /// theirs counted on both sides): places of one run at least this far from both its ends
+    /// are alike to the programme.
     func frozenWindow(_ rules: Set<Int>) -> Int {
-        var counters: [Counter] = []
-        for r in rules.sorted() {
-            guard case .capacity(_, let max, let min, _) = self.rules[r].meaning else { continue }
-            if let max { counters.append(Counter(rule: r, max: true, cap: Self.cap(max, max: true))) }
-            if let min { counters.append(Counter(rule: r, max: false, cap: Self.cap(min, max: false))) }
+        let caps = rules.reduce(0) { sum, r in
+            guard case .capacity(_, let max, let min, _) = self.rules[r].meaning else { return sum }
+            return sum + (max.map { Self.cap($0, max: true) } ?? 0) + (min.map { Self.cap($0, max: false) } ?? 0)
         }
-        return counters.reduce(0) { $0 + $1.cap } + 4 + 1
+        return caps + 4 + 1
     }
 }
