@@ -89,21 +89,9 @@ extension SectionFilter {
 }
 
 extension RowSelector {
-    /// The selector's keys as flow YAML entries, in the order SPEC §2.1 lists them (`not` last).
+    /// The selector's keys as flow YAML entries, in registry order (SPEC §2.1's, `not` last).
     package var flowEntries: [(String, String)] {
-        var parts: [(String, String)] = []
-        if let s = section { parts.append(("section", s.flowYAML)) }
-        switch position {
-        case .first(let n)?: parts.append(("first", String(n)))
-        case .last(let n)?: parts.append(("last", String(n)))
-        case .indices(let list)?: parts.append(("index", FlowYAML.integers(list)))
-        case nil: break
-        }
-        if let ids { parts.append(("id", FlowYAML.list(ids))) }
-        if let kinds { parts.append(("kind", FlowYAML.list(kinds))) }
-        if let tags { parts.append(("tag", FlowYAML.list(tags))) }
-        if let not { parts.append(("not", not.flowYAML)) }
-        return parts
+        keys.map { (type(of: $0).keyword, $0.valueYAML) }
     }
 
     /// The selector as flow YAML: a list (`[{ kind: a }, all]`), `all` when it has no keys,
@@ -116,16 +104,9 @@ extension RowSelector {
 
     /// Checks what a selector built in code may get wrong (the loader reports the same with locations).
     func validate() throws(PolicyError) {
-        if let alternatives {
-            guard !hasKeys else { throw PolicyError("a row selector list (anyOf) cannot carry other keys; put them in each item") }
-            for item in alternatives { try item.validate() }
-            return
+        switch form {
+        case .list(let items): for item in items { try item.validate() }
+        case .mapping(let keys): for key in keys { try key.validate() }
         }
-        switch position {
-        case .first(let n)?, .last(let n)?:
-            guard n >= 1 else { throw PolicyError("first and last need a count of at least 1") }
-        case .indices?, nil: break
-        }
-        try not?.validate()
     }
 }

@@ -120,6 +120,10 @@ package protocol RuleArgumentReader {
     mutating func integer(_ node: Node, _ what: String, minimum: Int?) -> Int?
     /// A `capacity` bound: a plain integer >= 0, or `{ attribute: NAME }` (SPEC §8.3).
     mutating func capacityBound(_ node: Node, _ what: String) -> CapacityBound?
+    /// A string or a list of strings (a selector's `id`, `kind`, `tag`).
+    mutating func strings(_ node: Node, _ what: String) -> [String]?
+    /// A plain integer or a list of plain integers (a selector's `index`).
+    mutating func integers(_ node: Node, _ what: String) -> [Int]?
     /// A section selector (SPEC §2.1, §8.2).
     mutating func sectionSelector(_ node: Node, _ what: String) -> SectionSelector?
     /// A row selector (SPEC §2.1, §8.1).

@@ -5,32 +5,13 @@
 enum AnalysisProofs {
     // MARK: Selectors that select nothing
 
-    /// Whether `s` selects no row of any table: an empty list (`[]`, `id: []`, `kind: []`,
-    /// `tag: []`, `index: []`), `first: 0` or `last: 0`, a `section` that selects no section,
-    /// or `not: all`. A list selects nothing when each of its items does.
-    static func selectsNothing(_ s: RowSelector) -> Bool {
-        if let items = s.alternatives { return items.allSatisfy(selectsNothing) }
-        if s.ids == [] || s.kinds == [] || s.tags == [] { return true }
-        switch s.position {
-        case .indices(let list)? where list.isEmpty: return true
-        case .first(0)?, .last(0)?: return true
-        default: break
-        }
-        if let section = s.section, selectsNothing(section) { return true }
-        if let not = s.not, not == .all { return true }
-        return false
-    }
+    /// Whether `s` selects no row of any table: a key that selects none on its own (an empty
+    /// list, `first: 0`, a `section` that selects no section, `not: all`, each key says,
+    /// ``RowSelectorKey/selectsNothing``), or a list whose items all select none.
+    static func selectsNothing(_ s: RowSelector) -> Bool { s.selectsNothing }
 
     /// Whether `s` selects no section of any table (`[]`, or every entry an empty filter).
-    static func selectsNothing(_ s: SectionSelector) -> Bool {
-        guard case .some(let refs) = s else { return false }
-        return refs.allSatisfy { ref in
-            guard case .matching(let f) = ref else { return false }
-            if f.indices == [] || f.ids == [] || f.kinds == [] || f.tags == [] { return true }
-            if let not = f.not, not == .all { return true }
-            return false
-        }
-    }
+    static func selectsNothing(_ s: SectionSelector) -> Bool { s.selectsNothing }
 
     /// The selector that says which rows or sections a rule is about (not `from` or `rows` of
     /// an accept: `from: []` is how a section is closed, on purpose).

@@ -28,15 +28,32 @@ struct TableEnumerator {
         var sectionIDs = Words(), sectionKinds = Words(), sectionTags = Words()
         var attributes: [String] = [], negated = Set<String>()
         var selectorCount = 0
+        /// Hears one selector's words, through each key's own account (``RowSelectorKey/words(into:)``).
+        struct Hearing: SelectorWordSink {
+            var words: [(RowAttribute, [String])] = []
+            var sections: [SectionSelector] = []
+            var nested: [(RowSelector, Bool)] = []
+            mutating func rowWords(_ attribute: RowAttribute, _ list: [String]) { words.append((attribute, list)) }
+            mutating func rowThresholds(_ thresholds: [Int]) {}
+            mutating func sectionSelector(_ selector: SectionSelector) { sections.append(selector) }
+            mutating func rowSelector(_ selector: RowSelector, negated: Bool) { nested.append((selector, negated)) }
+        }
         func add(_ selector: RowSelector, underNot: Bool) {
             selectorCount += 1
             let n = selectorCount
-            for id in selector.ids ?? [] { ids.add(id, n); if underNot { negated.insert("id:" + id) } }
-            for kind in selector.kinds ?? [] { kinds.add(kind, n); if underNot { negated.insert("kind:" + kind) } }
-            for tag in selector.tags ?? [] { tags.add(tag, n); if underNot { negated.insert("tag:" + tag) } }
-            if let s = selector.section { addSections(s) }
-            selector.alternatives?.forEach { add($0, underNot: underNot) }
-            if let not = selector.not { add(not, underNot: true) }
+            var hearing = Hearing()
+            selector.words(into: &hearing)
+            for (attribute, list) in hearing.words {
+                for word in list {
+                    switch attribute {
+                    case .id: ids.add(word, n); if underNot { negated.insert("id:" + word) }
+                    case .kind: kinds.add(word, n); if underNot { negated.insert("kind:" + word) }
+                    case .tag: tags.add(word, n); if underNot { negated.insert("tag:" + word) }
+                    }
+                }
+            }
+            hearing.sections.forEach(addSections)
+            for (nested, negated) in hearing.nested { add(nested, underNot: underNot || negated) }
         }
         func addSections(_ s: SectionSelector) {
             guard case .some(let refs) = s else { return }

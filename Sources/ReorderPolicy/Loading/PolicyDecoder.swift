@@ -12,7 +12,8 @@ struct PolicyDecoder {
     /// The row-rule keywords, from the registry of rule kinds.
     static let rowKinds = RuleRegistry.rowKinds.map { $0.keyword }
     static let sectionKinds = ["lock", "pin"]
-    static let selectorKeys = ["section", "first", "last", "index", "id", "kind", "tag"]
+    /// The keys of a row selector's mapping, from the registry of selector keys.
+    static let selectorKeys = RowSelectorRegistry.keys.map { $0.keyword }
 
     func location(_ node: YAMLNode) -> SourceLocation {
         SourceLocation(file: d.file, line: node.span.start.line, column: node.span.start.column)
@@ -213,50 +214,44 @@ struct PolicyDecoder {
             }
             return ok ? .anyOf(alternatives) : nil
         }
-        let known = Self.selectorKeys + ["not"] + (allowAnchor ? ["anchor"] : [])
+        let known = Self.selectorKeys + (allowAnchor ? ["anchor"] : [])
         guard let keys = d.mapping(node, in: "the row selector of \(context)", known: known) else { return nil }
-        var selector = RowSelector()
+        var units: [any RowSelectorKey] = []
         var ok = true
-        if let entry = keys["section"] {
-            selector.section = sectionSelector(entry.value, "'section'")
-            ok = ok && selector.section != nil
-        }
-        let positional = (node.mapping ?? []).filter { PositionKey(rawValue: $0.name) != nil }
-        if positional.count > 1 {
-            for extra in positional.dropFirst() {
-                d.error(.selectorConflict, "'\(extra.name)' cannot be combined with '\(positional[0].name)' in one selector", extra.key,
-                        help: "use at most one of 'first', 'last' and 'index'; write a list of selectors to select both")
+        var groups: [String: String] = [:]
+        for entry in node.mapping ?? [] {
+            guard keys[entry.name] != nil, let key = RowSelectorRegistry.key(entry.name) else { continue }
+            if let group = key.exclusiveGroup {
+                if let first = groups[group] {
+                    let members = RowSelectorRegistry.keys.filter { $0.exclusiveGroup == group }.map { "'\($0.keyword)'" }
+                    d.error(.selectorConflict, "'\(entry.name)' cannot be combined with '\(first)' in one selector", entry.key,
+                            help: "use at most one of \(Self.words(members)); write a list of selectors to select both")
+                    ok = false
+                    continue
+                }
+                groups[group] = entry.name
             }
-            ok = false
-        } else if let entry = positional.first {
-            switch PositionKey(rawValue: entry.name) {
-            case .first?: selector.position = d.integer(entry.value, "'first'", minimum: 1).map { .first($0) }
-            case .last?: selector.position = d.integer(entry.value, "'last'", minimum: 1).map { .last($0) }
-            case .index?: selector.position = integers(entry.value, "'index'").map { .indices($0) }
-            case nil: selector.position = nil  // `positional` holds only these keys
-            }
-            ok = ok && selector.position != nil
-        }
-        for (key, path) in [("id", \RowSelector.ids), ("kind", \RowSelector.kinds), ("tag", \RowSelector.tags)] {
-            guard let entry = keys[key] else { continue }
             let before = d.diagnostics.count
-            selector[keyPath: path] = d.strings(entry.value, "'\(key)'")
-            ok = ok && d.diagnostics.count == before
-        }
-        if let entry = keys["not"] {
-            var unused: Anchor? = nil
-            selector.not = rowSelector(entry.value, for: "'not' in \(context)", anchor: &unused, allowAnchor: false)
-            ok = ok && selector.not != nil
+            if let unit = key.decodeKey(entry.value, in: context, &self), d.diagnostics.count == before {
+                units.append(unit)
+            } else {
+                ok = false
+            }
         }
         if allowAnchor, let entry = keys["anchor"] {
             anchor = self.anchor(entry.value)
             ok = ok && anchor != nil
         }
-        return ok ? selector : nil
+        return ok ? RowSelector(keys: units) : nil
+    }
+
+    /// `'a', 'b' and 'c'`.
+    private static func words(_ list: [String]) -> String {
+        list.count < 2 ? list.joined() : list.dropLast().joined(separator: ", ") + " and " + list[list.count - 1]
     }
 
     /// A plain integer or a list of plain integers (`index`).
-    private mutating func integers(_ node: YAMLNode, _ what: String) -> [Int]? {
+    mutating func integers(_ node: YAMLNode, _ what: String) -> [Int]? {
         if let items = node.sequence {
             let values = items.map { d.integer($0, "an entry of \(what)") }
             return values.allSatisfy({ $0 != nil }) ? values.map { $0! } : nil  // none is nil on that side
@@ -360,6 +355,10 @@ extension PolicyDecoder: RuleArgumentReader {
         return .attribute(name)
     }
 
+    mutating func strings(_ node: YAMLNode, _ what: String) -> [String]? {
+        d.strings(node, what)
+    }
+
     mutating func pinSelector(_ node: YAMLNode, for context: String) -> (RowSelector, Anchor?)? {
         var anchor: Anchor? = nil
         return rowSelector(node, for: context, anchor: &anchor).map { ($0, anchor) }
@@ -378,9 +377,4 @@ extension PolicyDecoder: RuleArgumentReader {
 /// The keys that say which sections a section rule selects (exactly one is given).
 private enum SectionTargetKey: String {
     case section, first, last
-}
-
-/// The positional keys of a row selector (at most one is given).
-private enum PositionKey: String {
-    case first, last, index
 }

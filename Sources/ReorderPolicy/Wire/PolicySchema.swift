@@ -27,6 +27,24 @@ public enum PolicySchema {
         """#
     }
 
+    /// The keys of a row selector's mapping, each with its value's schema, from the registry of selector keys.
+    static var selectorKeys: String {
+        RowSelectorRegistry.keys.map { #""\#($0.keyword)": \#($0.valueSchema)"# }.joined(separator: ", ")
+    }
+
+    /// Keys of one exclusive group (`first`, `last`, `index`) never together: no pair of them is present.
+    static var exclusiveKeys: String {
+        let keys = RowSelectorRegistry.keys
+        var pairs: [String] = []
+        for (i, a) in keys.enumerated() {
+            guard let group = a.exclusiveGroup else { continue }
+            for b in keys[(i + 1)...] where b.exclusiveGroup == group {
+                pairs.append(#"{ "required": ["\#(a.keyword)", "\#(b.keyword)"] }"#)
+            }
+        }
+        return #"{ "not": { "anyOf": [ \#(pairs.joined(separator: ", ")) ] } }"#
+    }
+
     /// The definitions every document shares (policy, table and moves files).
     static var definitions: String {
         #"""
@@ -63,23 +81,13 @@ public enum PolicySchema {
     "value": { "type": ["string", "number", "boolean"],
       "description": "Any scalar but an empty one: the loader reads it as written (2 is the text '2') and refuses an empty value, which YAML readers give as null (so the word null, text to the loader, is refused here too)." },
     "strings": { "oneOf": [ { "$ref": "#/$defs/value" }, { "type": "array", "items": { "$ref": "#/$defs/value" } } ] },
-    "positional": {
-      "not": { "anyOf": [
-        { "required": ["first", "last"] }, { "required": ["first", "index"] }, { "required": ["last", "index"] }
-      ] }
-    },
+    "positional": \#(exclusiveKeys),
     "rowSelector": {
       "description": "'all', a mapping whose keys must all match (and whose 'not' must not), or a list of selectors (their union).",
       "oneOf": [
         { "const": "all" },
         { "type": "object", "additionalProperties": false, "allOf": [ { "$ref": "#/$defs/positional" } ],
-          "properties": {
-            "section": { "$ref": "#/$defs/sectionSelector" }, "first": { "$ref": "#/$defs/count" },
-            "last": { "$ref": "#/$defs/count" },
-            "index": { "oneOf": [ { "type": "integer" }, { "type": "array", "items": { "type": "integer" } } ] },
-            "id": { "$ref": "#/$defs/strings" }, "kind": { "$ref": "#/$defs/strings" }, "tag": { "$ref": "#/$defs/strings" },
-            "not": { "$ref": "#/$defs/rowSelector" }
-          } },
+          "properties": { \#(selectorKeys) } },
         { "type": "array", "items": { "$ref": "#/$defs/rowSelector" } }
       ]
     },
@@ -87,14 +95,7 @@ public enum PolicySchema {
       "oneOf": [
         { "const": "all" },
         { "type": "object", "additionalProperties": false, "allOf": [ { "$ref": "#/$defs/positional" } ],
-          "properties": {
-            "section": { "$ref": "#/$defs/sectionSelector" }, "first": { "$ref": "#/$defs/count" },
-            "last": { "$ref": "#/$defs/count" },
-            "index": { "oneOf": [ { "type": "integer" }, { "type": "array", "items": { "type": "integer" } } ] },
-            "id": { "$ref": "#/$defs/strings" }, "kind": { "$ref": "#/$defs/strings" }, "tag": { "$ref": "#/$defs/strings" },
-            "not": { "$ref": "#/$defs/rowSelector" },
-            "anchor": { "$ref": "#/$defs/anchor" }
-          } },
+          "properties": { \#(selectorKeys), "anchor": { "$ref": "#/$defs/anchor" } } },
         { "type": "array", "items": { "$ref": "#/$defs/rowSelector" } }
       ]
     },

@@ -118,65 +118,6 @@ public enum RowPositionFilter: Hashable, Sendable {
     case indices([Int])
 }
 
-/// Which rows a rule talks about (SPEC §2.1, §8.1): every present key must match, and the
-/// `not` selector must not. A list of selectors (their union) is ``anyOf(_:)``.
-public struct RowSelector: Hashable, Sendable {
-    /// The rows' sections, or any section when nil.
-    public var section: SectionSelector?
-    /// The rows' positions, or any position when nil.
-    public var position: RowPositionFilter?
-    /// Listed ids, or any id when nil.
-    public var ids: [String]?
-    /// Listed kinds, or any kind when nil.
-    public var kinds: [String]?
-    /// Listed tags (a row needs one of them), or any tags when nil.
-    public var tags: [String]?
-    /// When set, the selector is a list: a row matches when any item matches. A list has no
-    /// other keys (``CompiledPolicy`` refuses a selector with both).
-    public var alternatives: [RowSelector]?
-    // Boxed so that a selector can hold a selector.
-    private var excluded: [RowSelector]
-
-    /// Rows that must not match (`not:`), or nil.
-    public var not: RowSelector? {
-        get { excluded.first }
-        set { excluded = newValue.map { [$0] } ?? [] }
-    }
-
-    /// Creates a selector; with no arguments it selects every row.
-    public init(
-        section: SectionSelector? = nil, position: RowPositionFilter? = nil,
-        ids: [String]? = nil, kinds: [String]? = nil, tags: [String]? = nil, not: RowSelector? = nil
-    ) {
-        self.section = section
-        self.position = position
-        self.ids = ids
-        self.kinds = kinds
-        self.tags = tags
-        alternatives = nil
-        excluded = not.map { [$0] } ?? []
-    }
-
-    /// Every row.
-    public static let all = RowSelector()
-
-    /// A list of selectors: their union (`[]` selects none).
-    public static func anyOf(_ items: [RowSelector]) -> RowSelector {
-        var s = RowSelector()
-        s.alternatives = items
-        return s
-    }
-
-    /// True when the selector is one plain mapping: no list and no `not` (the fast paths' shape).
-    var isPlain: Bool { alternatives == nil && excluded.isEmpty }
-
-    /// True when the selector filters on ids, kinds or tags (which needs a look at each row).
-    var filtersAttributes: Bool { ids != nil || kinds != nil || tags != nil }
-
-    /// Whether the selector has mapping keys besides a list (which no policy file can write).
-    var hasKeys: Bool { section != nil || position != nil || filtersAttributes || !excluded.isEmpty }
-}
-
 /// A row selector prepared for fast matching: id, kind and tag lists become sets. A plain
 /// mapping keeps the fast positional paths; a list or a `not` is matched row by row at bind
 /// (``RowMatcher``), so per move it costs what an id selector costs.
@@ -190,19 +131,32 @@ struct CompiledRowSelector: Sendable, Equatable {
     let not: [CompiledRowSelector]
     /// A list's items, or nil for a mapping.
     let alternatives: [CompiledRowSelector]?
+    /// The keys the fast paths do not know (``RowSelectorKeyForm/other``), as one mapping
+    /// matched row by row through their own tests (zero or one).
+    let others: [RowSelector]
 
     init(_ s: RowSelector) {
-        section = s.section
-        position = s.position
-        ids = s.ids.map(Set.init)
-        kinds = s.kinds.map(Set.init)
-        tags = s.tags.map(Set.init)
-        not = s.not.map { [CompiledRowSelector($0)] } ?? []
+        var section: SectionSelector?, position: RowPositionFilter?
+        var ids: Set<String>?, kinds: Set<String>?, tags: Set<String>?
+        var not: [CompiledRowSelector] = [], others: [any RowSelectorKey] = []
+        for key in s.keys {
+            switch key.form {
+            case .section(let x): section = x
+            case .position(let x): position = x
+            case .ids(let x): ids = Set(x)
+            case .kinds(let x): kinds = Set(x)
+            case .tags(let x): tags = Set(x)
+            case .not(let x): not = [CompiledRowSelector(x)]
+            case .other: others.append(key)
+            }
+        }
+        (self.section, self.position, self.ids, self.kinds, self.tags, self.not) = (section, position, ids, kinds, tags, not)
+        self.others = others.isEmpty ? [] : [RowSelector(keys: others)]
         alternatives = s.alternatives?.map(CompiledRowSelector.init)
     }
 
-    /// A plain mapping: no list, no `not`.
-    var isPlain: Bool { alternatives == nil && not.isEmpty }
+    /// A plain mapping: no list, no `not`, only keys the fast paths know.
+    var isPlain: Bool { alternatives == nil && not.isEmpty && others.isEmpty }
 
     /// True when matching needs a look at each row (ids, kinds, tags, or any list or `not`).
     var filtersAttributes: Bool { ids != nil || kinds != nil || tags != nil || !isPlain }
@@ -212,7 +166,8 @@ struct CompiledRowSelector: Sendable, Equatable {
     /// which a ``RowContentMemo`` remembers per class of equal rows (`not: { id: x }` in
     /// `diff`: a ``RowMatcher`` per row per bind was most of its cost).
     var isContentOnly: Bool {
-        section == nil && position == nil && not.allSatisfy(\.isContentOnly) && (alternatives ?? []).allSatisfy(\.isContentOnly)
+        section == nil && position == nil && others.isEmpty && not.allSatisfy(\.isContentOnly)
+            && (alternatives ?? []).allSatisfy(\.isContentOnly)
     }
 
     /// Whether `row`'s content matches the whole selector, lists and `not` included (as
@@ -273,6 +228,8 @@ final class RowMatcher {
     private let not: [RowMatcher]
     private let alternatives: [RowMatcher]
     private let isList: Bool
+    /// The keys the fast paths do not know, through their own tests.
+    private let others: RowKeyTest?
 
     // A class, read through index loops: matching a row copies no matcher (a struct of arrays
     // would be retained and released at every nested call, once per row).
@@ -283,6 +240,7 @@ final class RowMatcher {
         not = selector.not.map { RowMatcher($0, &binder) }
         alternatives = selector.alternatives?.map { RowMatcher($0, &binder) } ?? []
         isList = selector.alternatives != nil
+        others = selector.others.first?.bind(binder.table)
     }
 
     /// Whether the row `k` of section `u` (of `n` rows) matches, and whether some part that
@@ -303,7 +261,9 @@ final class RowMatcher {
         let position = selector.matchesPosition(k, of: n)
         guard position.matches, test.matches(u, k, row) else { return (false, false) }
         if !not.isEmpty && not[0].match(u, k, n, row).matches { return (false, false) }
-        return (true, position.fromEnd)
+        guard let others else { return (true, position.fromEnd) }
+        let other = others(u, k, n, row)
+        return other.matches ? (true, position.fromEnd || other.fromEnd) : (false, false)
     }
 }
 

@@ -1,0 +1,253 @@
+/// Which rows a rule talks about (SPEC §2.1, §8.1): a mapping whose keys must all match (its
+/// `not` must not), or a list of selectors (their union, ``anyOf(_:)``). A mapping is a set of
+/// keys, each a ``RowSelectorKey`` unit registered in ``RowSelectorRegistry``; the properties
+/// below read and write the built-in ones.
+public struct RowSelector: Hashable, Sendable {
+    /// The selector's two shapes (SPEC §8.1).
+    package enum Form: Sendable {
+        /// Keys that must all match, one per keyword, in registry order (none: every row).
+        case mapping([any RowSelectorKey])
+        /// A union of selectors (nested lists are flattened by the loader).
+        case list([RowSelector])
+    }
+
+    package private(set) var form: Form
+
+    /// Creates a selector; with no arguments it selects every row.
+    public init(
+        section: SectionSelector? = nil, position: RowPositionFilter? = nil,
+        ids: [String]? = nil, kinds: [String]? = nil, tags: [String]? = nil, not: RowSelector? = nil
+    ) {
+        form = .mapping([])
+        self.section = section
+        self.position = position
+        self.ids = ids
+        self.kinds = kinds
+        self.tags = tags
+        self.not = not
+    }
+
+    /// A mapping of these keys (a later key of the same keyword or exclusive group replaces an earlier one).
+    package init(keys: [any RowSelectorKey]) {
+        form = .mapping([])
+        for key in keys { setting(key) }
+    }
+
+    /// Every row.
+    public static let all = RowSelector()
+
+    /// A list of selectors: their union (`[]` selects none).
+    public static func anyOf(_ items: [RowSelector]) -> RowSelector {
+        var s = RowSelector()
+        s.form = .list(items)
+        return s
+    }
+
+    /// The mapping's keys in registry order; empty for a list.
+    package var keys: [any RowSelectorKey] {
+        if case .mapping(let keys) = form { return keys }
+        return []
+    }
+
+    /// Adds `key`, replacing a key of the same keyword or exclusive group. On a list, every item gets it.
+    package mutating func setting(_ key: some RowSelectorKey) {
+        switch form {
+        case .list(let items):
+            form = .list(items.map { var item = $0; item.setting(key); return item })
+        case .mapping(var keys):
+            let type = type(of: key)
+            keys.removeAll { Self.collides(Swift.type(of: $0), type) }
+            let rank = RowSelectorRegistry.rank(type)
+            let at = keys.firstIndex { RowSelectorRegistry.rank(Swift.type(of: $0)) > rank } ?? keys.count
+            keys.insert(key, at: at)
+            form = .mapping(keys)
+        }
+    }
+
+    /// Removes the key of this type (on a list, from every item).
+    package mutating func removing(_ type: any RowSelectorKey.Type) {
+        switch form {
+        case .list(let items):
+            form = .list(items.map { var item = $0; item.removing(type); return item })
+        case .mapping(var keys):
+            keys.removeAll { Swift.type(of: $0) == type }
+            form = .mapping(keys)
+        }
+    }
+
+    /// The key of type `K`, if the mapping has one.
+    package func key<K: RowSelectorKey>(_: K.Type) -> K? {
+        for key in keys { if let k = key as? K { return k } }
+        return nil
+    }
+
+    private mutating func set<K: RowSelectorKey>(_ type: K.Type, _ key: K?) {
+        if let key { setting(key) } else { removing(type) }
+    }
+
+    private static func collides(_ a: any RowSelectorKey.Type, _ b: any RowSelectorKey.Type) -> Bool {
+        a == b || (a.exclusiveGroup != nil && a.exclusiveGroup == b.exclusiveGroup)
+    }
+
+    // MARK: The built-in keys
+
+    /// A list's items, or nil for a mapping. Setting it makes the selector a list (nil: an empty mapping).
+    public var alternatives: [RowSelector]? {
+        get { if case .list(let items) = form { items } else { nil } }
+        set { form = newValue.map { .list($0) } ?? .mapping([]) }
+    }
+
+    /// The rows' sections, or any section when nil.
+    public var section: SectionSelector? {
+        get { key(SectionKey.self)?.sections }
+        set { set(SectionKey.self, newValue.map(SectionKey.init)) }
+    }
+
+    /// The rows' positions (`first`, `last` or `index`), or any position when nil.
+    public var position: RowPositionFilter? {
+        get {
+            for key in keys {
+                switch key.form {
+                case .position(let p): return p
+                default: continue
+                }
+            }
+            return nil
+        }
+        set {
+            removing(FirstKey.self)
+            removing(LastKey.self)
+            removing(IndexKey.self)
+            switch newValue {
+            case .first(let n)?: setting(FirstKey(count: n))
+            case .last(let n)?: setting(LastKey(count: n))
+            case .indices(let list)?: setting(IndexKey(indices: list))
+            case nil: break
+            }
+        }
+    }
+
+    /// Listed ids, or any id when nil.
+    public var ids: [String]? {
+        get { key(IDKey.self)?.words }
+        set { set(IDKey.self, newValue.map(IDKey.init)) }
+    }
+
+    /// Listed kinds, or any kind when nil.
+    public var kinds: [String]? {
+        get { key(KindKey.self)?.words }
+        set { set(KindKey.self, newValue.map(KindKey.init)) }
+    }
+
+    /// Listed tags (a row needs one of them), or any tags when nil.
+    public var tags: [String]? {
+        get { key(TagKey.self)?.words }
+        set { set(TagKey.self, newValue.map(TagKey.init)) }
+    }
+
+    /// Rows that must not match (`not:`), or nil.
+    public var not: RowSelector? {
+        get { key(NotKey.self)?.excluded }
+        set { set(NotKey.self, newValue.map(NotKey.init)) }
+    }
+
+    /// True when the selector is one mapping of built-in keys and no `not` (the fast paths' shape).
+    var isPlain: Bool {
+        guard case .mapping(let keys) = form else { return false }
+        return keys.allSatisfy {
+            switch $0.form {
+            case .not, .other: false
+            case .section, .position, .ids, .kinds, .tags: true
+            }
+        }
+    }
+
+    // MARK: Hashable
+
+    public static func == (a: RowSelector, b: RowSelector) -> Bool {
+        switch (a.form, b.form) {
+        case (.list(let x), .list(let y)): return x == y
+        case (.mapping(let x), .mapping(let y)):
+            return x.count == y.count && x.indices.allSatisfy { AnyHashable(x[$0]) == AnyHashable(y[$0]) }
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch form {
+        case .list(let items):
+            hasher.combine(1)
+            hasher.combine(items)
+        case .mapping(let keys):
+            hasher.combine(0)
+            for key in keys { hasher.combine(AnyHashable(key)) }
+        }
+    }
+}
+
+extension RowSelector {
+    /// Whether the selector selects no row of any table: a list whose items all select none,
+    /// or a mapping with a key that selects none on its own (`id: []`, `not: all`).
+    package var selectsNothing: Bool {
+        switch form {
+        case .list(let items): items.allSatisfy(\.selectsNothing)
+        case .mapping(let keys): keys.contains { $0.selectsNothing }
+        }
+    }
+
+    /// Tells `sink` every word and position the selector's keys compare rows with.
+    package func words<Sink: SelectorWordSink>(into sink: inout Sink) {
+        switch form {
+        case .list(let items): for item in items { sink.rowSelector(item, negated: false) }
+        case .mapping(let keys): for key in keys { key.words(into: &sink) }
+        }
+    }
+}
+
+extension RowSelector {
+    /// The selector's concrete meaning on `table`, built from its keys' own tests
+    /// (``RowSelectorKey/bind(_:)``) and joined as SPEC §8.1 joins them. The engine matches
+    /// keys it does not know this way; tests compare it with the fast paths.
+    package func bind(_ table: Table) -> RowKeyTest {
+        switch form {
+        case .list(let items):
+            let tests = items.map { $0.bind(table) }
+            return { u, k, n, row in
+                var matched = false
+                for test in tests {
+                    let m = test(u, k, n, row)
+                    if m.matches {
+                        if m.fromEnd { return (true, true) }
+                        matched = true
+                    }
+                }
+                return (matched, false)
+            }
+        case .mapping(let keys):
+            let tests = keys.map { $0.bind(table) }
+            return { u, k, n, row in
+                var fromEnd = false
+                for test in tests {
+                    let m = test(u, k, n, row)
+                    if !m.matches { return (false, false) }
+                    fromEnd = fromEnd || m.fromEnd
+                }
+                return (true, fromEnd)
+            }
+        }
+    }
+}
+
+extension SectionSelector {
+    /// Whether the selector selects no section of any table (`[]`, or every entry a filter
+    /// with an empty list or `not: all`).
+    package var selectsNothing: Bool {
+        guard case .some(let refs) = self else { return false }
+        return refs.allSatisfy { ref in
+            guard case .matching(let f) = ref else { return false }
+            if f.indices == [] || f.ids == [] || f.kinds == [] || f.tags == [] { return true }
+            if let not = f.not, not == .all { return true }
+            return false
+        }
+    }
+}
