@@ -101,23 +101,22 @@ struct RandomPolicies {
             // Written flat: the loader reads nested lists as one list (SPEC §8.5), a decoder test covers nesting.
             return .anyOf((0..<int(0...3)).flatMap { _ in rowSelector().flattened })
         }
-        var s = RowSelector()
-        if depth < 2 && chance(0.2) {
-            depth += 1
-            s.not = rowSelector()
-            depth -= 1
+        // Each registered key draws itself (Selectors/SelectorKeyReferences.swift); the keys of
+        // an exclusive group share one draw: a member, or none (two draws in five).
+        var keys: [any RowSelectorKey] = []
+        var drawn = Set<String>()
+        for type in RowSelectorRegistry.keys {
+            guard let random = type as? any RandomSelectorKey.Type else { continue }
+            if let group = type.exclusiveGroup {
+                guard drawn.insert(group).inserted else { continue }
+                let members = RowSelectorRegistry.keys.filter { $0.exclusiveGroup == group }.compactMap { $0 as? any RandomSelectorKey.Type }
+                let r = int(0...(members.count + 1))
+                if r < members.count, let key = members[r].random(&self) as? any RowSelectorKey { keys.append(key) }
+            } else if let key = random.random(&self) as? any RowSelectorKey {
+                keys.append(key)
+            }
         }
-        if chance(0.4) { s.section = sectionSelector() }
-        switch int(0...4) {
-        case 0: s.position = .first(int(1...3))
-        case 1: s.position = .last(int(1...3))
-        case 2: s.position = .indices((0..<int(0...3)).map { _ in int(-4...4) })
-        default: break
-        }
-        if chance(0.25) { s.ids = some(rowIDs, max: 3) }
-        if chance(0.2) { s.kinds = some(kinds) }
-        if chance(0.15) { s.tags = some(tags) }
-        return s
+        return RowSelector(keys: keys)
     }
 
     /// A rule of a kind drawn from the registry, weighted, built by that kind's test file.

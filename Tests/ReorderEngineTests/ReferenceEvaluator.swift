@@ -1,4 +1,5 @@
 import ReorderEngine
+import Testing
 
 /// A deliberately simple evaluator written straight from SPEC §2: it simulates every
 /// candidate destination on a copy of the table and checks every rule by its definition.
@@ -58,32 +59,18 @@ struct ReferenceEvaluator {
             let hits = items.map { selects($0, p) }.filter(\.0)
             return (!hits.isEmpty, hits.contains { $0.1 })
         }
-        // `not`: its keys never make the row `end`.
-        if let not = selector.not, selects(not, p).0 { return (false, false) }
-        let rows = table.sections[p.section].rows
-        let n = rows.count, k = p.row, row = rows[k]
-        if let s = selector.section, !sections(s).selected.contains(p.section) { return (false, false) }
+        // A mapping: every key must match, each by its meaning from the SPEC
+        // (Selectors/SelectorKeyReferences.swift); it is `end` when a key selecting it is.
         var fromEnd = false
-        switch selector.position {
-        case .first(let c)?: if !(k < c) { return (false, false) }
-        case .last(let c)?:
-            if !(k >= n - c) { return (false, false) }
-            fromEnd = true
-        case .indices(let list)?:
-            var hit = false
-            for e in list {
-                if e >= 0 && e == k { hit = true }
-                if e < 0 && n + e == k {
-                    hit = true
-                    fromEnd = true
-                }
+        for key in selector.keys {
+            guard let reference = key as? any ReferenceKeyMeaning else {
+                Issue.record("selector key '\(type(of: key).keyword)' has no ReferenceKeyMeaning")
+                return (false, false)
             }
-            if !hit { return (false, false) }
-        case nil: break
+            let m = reference.referenceSelects(p, in: self)
+            if !m.matches { return (false, false) }
+            fromEnd = fromEnd || m.fromEnd
         }
-        if let ids = selector.ids, !ids.contains(row.id) { return (false, false) }
-        if let kinds = selector.kinds, !(row.kind.map { kinds.contains($0) } ?? false) { return (false, false) }
-        if let tags = selector.tags, !row.tags.contains(where: { tags.contains($0) }) { return (false, false) }
         return (true, fromEnd)
     }
 
