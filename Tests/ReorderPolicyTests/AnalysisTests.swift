@@ -223,10 +223,11 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         #expect(short.lines.count == 2 && !short.lines[0].contains("more rows"))
     }
 
-    @Test func aSpentBudgetIsSaidAndKeepsWhatWasFound() throws {
-        // The second lock can never be shifted (nothing enters its section), so the enumeration
-        // looks for a shift on every table up to the bound.
-        let document = PolicyLoader.load(text: """
+    @Test func theSearchDecidesLocksAndTheEnumerationOnlyStandsIn() throws {
+        // The second lock can never be shifted (nothing enters its section, no row of it moves):
+        // the search says so on every table, and the first lock's shift is its witness. No
+        // enumeration runs, so no budget is spent or said.
+        let decided = PolicyLoader.load(text: """
             reorder-policy: 1
             name: t
             rules:
@@ -234,12 +235,27 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
               - lock: { section: 1 }
               - accept: { section: 1, from: [] }
             """, path: "a.yaml")
+        let exact = PolicyAnalyzer.analyze(decided, bound: AnalysisBound(sections: 6, rows: 8), budget: 0.05)
+        #expect(exact.map(\.code) == [.lockDisplaced], "\(exact.map(\.message))")
+        #expect(exact.first?.span.start.line == 4)
+        // Where the search cannot run (a section index of 70,000), the enumeration stands in
+        // for the locks, within its budget, and says where it stopped.
+        let document = PolicyLoader.load(text: """
+            reorder-policy: 1
+            name: t
+            rules:
+              - lock: { first: 1, section: 0 }
+              - lock: { section: 1 }
+              - accept: { section: 1, from: [] }
+              - pin: { section: { index: 70000 } }
+            """, path: "a.yaml")
         let findings = PolicyAnalyzer.analyze(document, bound: AnalysisBound(sections: 6, rows: 8), budget: 0.05)
-        let budget = try #require(findings.first { $0.code == .analysisBudget }, "\(findings.map(\.code))")
-        #expect(budget.severity == .warning && budget.message.contains("0.05 s"))
+        let budget = try #require(findings.first { $0.message.contains("stopped at its work budget") }, "\(findings.map(\.message))")
+        #expect(budget.code == .analysisBudget && budget.severity == .warning && budget.message.contains("0.05 s"))
+        #expect(findings.contains { $0.message.contains("did not run") })
         // The lock's counterexample comes from the first, smallest tables: still found.
         #expect(findings.contains { $0.code == .lockDisplaced })
-        #expect(!PolicyAnalyzer.analyze(document, bound: AnalysisBound(sections: 2, rows: 2), budget: 10).contains { $0.code == .analysisBudget })
+        #expect(!PolicyAnalyzer.analyze(document, bound: AnalysisBound(sections: 2, rows: 2), budget: 10).contains { $0.message.contains("stopped at its work budget") })
         // Once everything the enumeration can find is found, it stops: no budget is spent and
         // nothing is said about one.
         let single = PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n  - lock: { first: 1 }\n", path: "a.yaml")

@@ -139,7 +139,9 @@ import Testing
             #expect(!findings.contains { $0.code == .analysisBudget }, "\(findings.map(\.message))")
         }
         #expect(findings.contains { $0.code == .deadRule } == rules.contains("index: 3 }\n  - lock: { index: 3"))
-        #expect(findings.allSatisfy { [.analysisBudget, .deadRule].contains($0.code) }, "\(findings.map(\.message))")
+        // The locks' shifts are decided on runs too (their witnesses have tens of thousands of rows).
+        #expect(findings.contains { $0.code == .lockDisplaced } == (said == nil), "\(findings.map(\.message))")
+        #expect(findings.allSatisfy { [.analysisBudget, .deadRule, .lockDisplaced].contains($0.code) }, "\(findings.map(\.message))")
         #expect(elapsed < 30)
     }
 }

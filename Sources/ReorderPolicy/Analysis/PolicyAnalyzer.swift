@@ -107,11 +107,30 @@ public struct PolicyAnalyzer {
         // nothing) that makes a capacity dead, and rows held at both ends when the exact search
         // could not answer. Without such rules it has nothing to find, and is skipped.
         let empty = Set(exact.selectsNothing.map(\.rule))
-        let lockRules = exact.nothingMoves ? [] : rules.indices.filter {
+        let candidateLocks = exact.nothingMoves ? [] : rules.indices.filter {
             guard case .hold(_, pins: false, _) = rules[$0].kind.meaning else { return false }
             return !exact.dead.contains($0) && !empty.contains($0) && !AnalysisProofs.selectsNothing(rules[$0])
         }
-        let closingAccepts = Set(exact.dead.compactMap(closingAccept(of:))).sorted()
+        // The search decides both on every table (docs/ANALYSIS.md, "Locks whose rows shift");
+        // the enumeration stands in only for a question it could not answer.
+        let work = ExactAnalysis.defaultWork / 4
+        var lockRules: [Int] = []
+        for r in candidateLocks {
+            switch ExactAnalysis.displacement(ofLock: r, in: policy, work: work) {
+            case .found(let w) where Self.displaces(r, w, full):
+                facts[r].displaced = Example(table: w.table, move: .row(from: w.from, to: w.to))
+            case .none: break
+            case .found, .unknown: lockRules.append(r)
+            }
+        }
+        var closingAccepts: [Int] = []
+        for a in Set(exact.dead.compactMap(closingAccept(of:))).sorted() {
+            switch ExactAnalysis.refusedEntry(intoAccept: a, in: policy, full, work: work) {
+            case .found(let w): facts[a].refusedEntry = Example(table: w.table, move: .row(from: w.from, to: w.to))
+            case .none: break
+            case .unknown: closingAccepts.append(a)
+            }
+        }
         let needsTables = !lockRules.isEmpty || !closingAccepts.isEmpty || anchorPairs
 
         // Everything the enumeration can find has been found: it stops (nothing is missing, so
@@ -251,17 +270,26 @@ public struct PolicyAnalyzer {
     }
 
     /// Lock rules whose rows an allowed move shifts.
+    /// Whether the engine agrees that the witness's move is allowed and shifts a row lock `r` holds.
+    static func displaces(_ r: Int, _ w: MoveWitness, _ compiled: CompiledPolicy) -> Bool {
+        let bound = compiled.bind(w.table)
+        guard bound.isValid(from: w.from, to: w.to), w.from != w.to else { return false }
+        return bound.rowsHeld(byRule: r).contains { $0.position != w.from && shifts($0.position, from: w.from, to: w.to) }
+    }
+
+    /// Whether moving the row at `from` to `to` changes the index of the row at `p` (removal first, then insertion).
+    static func shifts(_ p: Position, from: Position, to: Position) -> Bool {
+        var row = p.row
+        if p.section == from.section && p.row > from.row { row -= 1 }
+        if p.section == to.section && row >= to.row { row += 1 }
+        return row != p.row
+    }
+
     private func checkDisplacement(_ lockedRows: [[Position]], _ from: Position, _ to: Position, _ facts: inout [RuleFacts], _ table: Table) {
         for index in lockedRows.indices where facts[index].displaced == nil {
-            for p in lockedRows[index] where p != from {
-                // Where the held row ends up: removal first, then insertion.
-                var row = p.row
-                if p.section == from.section && p.row > from.row { row -= 1 }
-                if p.section == to.section && row >= to.row { row += 1 }
-                if row != p.row {
-                    facts[index].displaced = Example(table: table, move: .row(from: from, to: to))
-                    break
-                }
+            for p in lockedRows[index] where p != from && Self.shifts(p, from: from, to: to) {
+                facts[index].displaced = Example(table: table, move: .row(from: from, to: to))
+                break
             }
         }
     }
