@@ -83,13 +83,12 @@ struct RandomPolicies {
     mutating func sectionFilter() -> SectionFilter {
         depth += 1
         defer { depth -= 1 }
-        var f = SectionFilter()
-        if chance(0.25) { f.indices = (0..<int(0...2)).map { _ in int(-3...3) } }
-        if chance(0.25) { f.ids = some(sectionIDs) }
-        if chance(0.4) { f.kinds = some(sectionKinds) }
-        if chance(0.3) { f.tags = some(tags) }
-        if chance(0.3) { f.not = sectionSelector() }
-        return f
+        // Each registered key draws itself (Selectors/SelectorKeyReferences.swift).
+        var keys: [any SectionFilterKey] = []
+        for type in SectionFilterRegistry.keys {
+            if let random = type as? any RandomSectionKey.Type, let key = random.random(&self) as? any SectionFilterKey { keys.append(key) }
+        }
+        return SectionFilter(keys: keys)
     }
 
     mutating func rowSelector() -> RowSelector {

@@ -41,15 +41,16 @@ struct ReferenceEvaluator {
         }
     }
 
-    /// SPEC §8.2: every key present must match.
+    /// SPEC §8.2: every key present must match, each by its meaning from the SPEC
+    /// (Selectors/SelectorKeyReferences.swift).
     func matches(_ filter: SectionFilter, _ u: Int) -> Bool {
-        let section = table.sections[u], count = table.sections.count
-        if let indices = filter.indices, !indices.map({ $0 < 0 ? count + $0 : $0 }).contains(u) { return false }
-        if let ids = filter.ids, !(section.id.map { ids.contains($0) } ?? false) { return false }
-        if let kinds = filter.kinds, !(section.kind.map { kinds.contains($0) } ?? false) { return false }
-        if let tags = filter.tags, Set(tags).isDisjoint(with: section.tags) { return false }
-        if let not = filter.not, sections(not).selected.contains(u) { return false }
-        return true
+        filter.keys.allSatisfy { key in
+            guard let reference = key as? any ReferenceSectionKeyMeaning else {
+                Issue.record("section key '\(type(of: key).keyword)' has no ReferenceSectionKeyMeaning")
+                return false
+            }
+            return reference.referenceSelects(u, in: self)
+        }
     }
 
     /// Whether `selector` selects the row at `p`, and whether through the end.

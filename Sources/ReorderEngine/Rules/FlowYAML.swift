@@ -76,15 +76,9 @@ extension SectionSelector {
 }
 
 extension SectionFilter {
-    /// The mapping form as flow YAML, keys in the order SPEC §8.2 lists them.
+    /// The mapping form as flow YAML, keys in registry order (SPEC §8.2's).
     package var flowYAML: String {
-        var parts: [(String, String)] = []
-        if let indices { parts.append(("index", FlowYAML.integers(indices))) }
-        if let ids { parts.append(("id", FlowYAML.list(ids))) }
-        if let kinds { parts.append(("kind", FlowYAML.list(kinds))) }
-        if let tags { parts.append(("tag", FlowYAML.list(tags))) }
-        if let not { parts.append(("not", not.flowYAML)) }
-        return FlowYAML.mapping(parts)
+        FlowYAML.mapping(keys.map { (type(of: $0).keyword, $0.valueYAML) })
     }
 }
 

@@ -102,20 +102,12 @@ package struct SectionSite: Hashable {
                 switch ref {
                 case .index(let i): return (i < 0 ? count + i : i) == index
                 case .id(let id): return section.id == id
-                case .matching(let f): return matches(f)
+                case .matching(let f): return f.meaning(self)
                 }
             }
         }
     }
 
-    private func matches(_ f: SectionFilter) -> Bool {
-        if let indices = f.indices, !indices.contains(where: { ($0 < 0 ? count + $0 : $0) == index }) { return false }
-        if let ids = f.ids, !(section.id.map(ids.contains) ?? false) { return false }
-        if let kinds = f.kinds, !(section.kind.map(kinds.contains) ?? false) { return false }
-        if let tags = f.tags, !section.tags.contains(where: tags.contains) { return false }
-        if let not = f.not, selected(by: not) { return false }
-        return true
-    }
 }
 
 /// Where a row is: its section and its index `k` among `n` rows.

@@ -239,15 +239,13 @@ extension RowSelector {
 }
 
 extension SectionSelector {
-    /// Whether the selector selects no section of any table (`[]`, or every entry a filter
-    /// with an empty list or `not: all`).
+    /// Whether the selector selects no section of any table (`[]`, or every entry a mapping
+    /// with a key that selects none on its own: an empty list, `not: all`).
     package var selectsNothing: Bool {
         guard case .some(let refs) = self else { return false }
         return refs.allSatisfy { ref in
             guard case .matching(let f) = ref else { return false }
-            if f.indices == [] || f.ids == [] || f.kinds == [] || f.tags == [] { return true }
-            if let not = f.not, not == .all { return true }
-            return false
+            return f.keys.contains { $0.selectsNothing }
         }
     }
 }

@@ -10,61 +10,100 @@ public enum SectionReference: Hashable, Sendable {
 }
 
 /// The mapping form of a section selector (SPEC §8.2): every key present must match; with no
-/// key it matches every section.
+/// key it matches every section. Its keys are ``SectionFilterKey`` units registered in
+/// ``SectionFilterRegistry``; the properties below read and write the built-in ones.
 public struct SectionFilter: Hashable, Sendable {
-    /// Listed indices (negative count from the end), or any index when nil.
-    public var indices: [Int]?
-    /// Listed ids (compared as text: `all` is just an id here), or any id when nil.
-    public var ids: [String]?
-    /// Listed kinds, or any kind when nil.
-    public var kinds: [String]?
-    /// Listed tags (a section needs one of them), or any tags when nil.
-    public var tags: [String]?
-    // Boxed so that the filter can hold a selector that holds filters.
-    private var excluded: [SectionSelector]
-
-    /// Sections that must not match, or nil.
-    public var not: SectionSelector? {
-        get { excluded.first }
-        set { excluded = newValue.map { [$0] } ?? [] }
-    }
+    /// The keys, one per keyword, in registry order.
+    package private(set) var keys: [any SectionFilterKey]
 
     /// Creates a filter; with no arguments it matches every section.
     public init(indices: [Int]? = nil, ids: [String]? = nil, kinds: [String]? = nil, tags: [String]? = nil, not: SectionSelector? = nil) {
+        keys = []
         self.indices = indices
         self.ids = ids
         self.kinds = kinds
         self.tags = tags
-        excluded = not.map { [$0] } ?? []
+        self.not = not
     }
 
-    /// For each section of `table`, whether it matches every key. The `not` selector is
-    /// evaluated once for the whole table, so a filter costs per section, not per section pair.
+    /// A mapping of these keys (a later key of the same keyword replaces an earlier one).
+    package init(keys: [any SectionFilterKey]) {
+        self.keys = []
+        for key in keys { setting(key) }
+    }
+
+    /// Adds `key`, replacing a key of the same keyword.
+    package mutating func setting(_ key: some SectionFilterKey) {
+        let type = type(of: key)
+        keys.removeAll { Swift.type(of: $0) == type }
+        let rank = SectionFilterRegistry.rank(type)
+        keys.insert(key, at: keys.firstIndex { SectionFilterRegistry.rank(Swift.type(of: $0)) > rank } ?? keys.count)
+    }
+
+    /// The key of type `K`, if any.
+    package func key<K: SectionFilterKey>(_: K.Type) -> K? {
+        for key in keys { if let k = key as? K { return k } }
+        return nil
+    }
+
+    private mutating func set<K: SectionFilterKey>(_ type: K.Type, _ key: K?) {
+        if let key { setting(key) } else { keys.removeAll { Swift.type(of: $0) == type } }
+    }
+
+    /// Listed indices (negative count from the end), or any index when nil.
+    public var indices: [Int]? {
+        get { key(SectionIndexKey.self)?.indices }
+        set { set(SectionIndexKey.self, newValue.map(SectionIndexKey.init)) }
+    }
+
+    /// Listed ids (compared as text: `all` is just an id here), or any id when nil.
+    public var ids: [String]? {
+        get { key(SectionIDKey.self)?.words }
+        set { set(SectionIDKey.self, newValue.map(SectionIDKey.init)) }
+    }
+
+    /// Listed kinds, or any kind when nil.
+    public var kinds: [String]? {
+        get { key(SectionKindKey.self)?.words }
+        set { set(SectionKindKey.self, newValue.map(SectionKindKey.init)) }
+    }
+
+    /// Listed tags (a section needs one of them), or any tags when nil.
+    public var tags: [String]? {
+        get { key(SectionTagKey.self)?.words }
+        set { set(SectionTagKey.self, newValue.map(SectionTagKey.init)) }
+    }
+
+    /// Sections that must not match, or nil.
+    public var not: SectionSelector? {
+        get { key(SectionNotKey.self)?.excluded }
+        set { set(SectionNotKey.self, newValue.map(SectionNotKey.init)) }
+    }
+
+    /// For each section of `table`, whether it matches every key. Each key is evaluated once
+    /// for the whole table (a `not` too), so a filter costs per section, not per section pair.
     func matches(in table: Table) -> [Bool] {
-        let count = table.sections.count
-        var result = [Bool](repeating: true, count: count)
-        if let indices {
-            var listed = [Bool](repeating: false, count: count)
-            for i in indices {
-                let r = i < 0 ? count + i : i
-                if r >= 0 && r < count { listed[r] = true }
-            }
-            result = listed
-        }
-        let ids = ids.map(Set.init), kinds = kinds.map(Set.init), tags = tags.map(Set.init)
-        if ids != nil || kinds != nil || tags != nil {
-            for u in 0..<count where result[u] {
-                let section = table.sections[u]
-                if let ids, !(section.id.map(ids.contains) ?? false) { result[u] = false; continue }
-                if let kinds, !(section.kind.map(kinds.contains) ?? false) { result[u] = false; continue }
-                if let tags, !section.tags.contains(where: tags.contains) { result[u] = false }
-            }
-        }
-        if let not = excluded.first {
-            let excluded = not.selected(in: table)
-            for u in 0..<count where excluded[u] { result[u] = false }
+        var result = [Bool](repeating: true, count: table.sections.count)
+        for key in keys {
+            for (u, hit) in key.selected(in: table).enumerated() where !hit { result[u] = false }
         }
         return result
+    }
+
+    /// Whether the section at `site` matches every key.
+    package func meaning(_ site: SectionSite) -> Bool { keys.allSatisfy { $0.meaning(site) } }
+
+    /// Tells `sink` the words and indices every key compares sections with.
+    package func words<Sink: SectionWordSink>(into sink: inout Sink) {
+        for key in keys { key.words(into: &sink) }
+    }
+
+    public static func == (a: SectionFilter, b: SectionFilter) -> Bool {
+        a.keys.count == b.keys.count && a.keys.indices.allSatisfy { AnyHashable(a.keys[$0]) == AnyHashable(b.keys[$0]) }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for key in keys { hasher.combine(AnyHashable(key)) }
     }
 }
 

@@ -38,6 +38,14 @@ struct TableEnumerator {
             mutating func sectionSelector(_ selector: SectionSelector) { sections.append(selector) }
             mutating func rowSelector(_ selector: RowSelector, negated: Bool) { nested.append((selector, negated)) }
         }
+        /// Hears one section mapping's words (``SectionFilterKey/words(into:)``).
+        struct SectionHearing: SectionWordSink {
+            var words: [(SectionAttribute, [String])] = []
+            var nested: [SectionSelector] = []
+            mutating func sectionWords(_ attribute: SectionAttribute, _ list: [String]) { words.append((attribute, list)) }
+            mutating func sectionIndices(_ list: [Int]) {}
+            mutating func sectionSelector(_ selector: SectionSelector) { nested.append(selector) }
+        }
         func add(_ selector: RowSelector, underNot: Bool) {
             selectorCount += 1
             let n = selectorCount
@@ -66,10 +74,18 @@ struct TableEnumerator {
                 case .matching(let f):
                     selectorCount += 1
                     let m = selectorCount
-                    for id in f.ids ?? [] { sectionIDs.add(id, m) }
-                    for kind in f.kinds ?? [] { sectionKinds.add(kind, m) }
-                    for tag in f.tags ?? [] { sectionTags.add(tag, m) }
-                    if let not = f.not { addSections(not) }
+                    var heard = SectionHearing()
+                    f.words(into: &heard)
+                    for (attribute, list) in heard.words {
+                        for word in list {
+                            switch attribute {
+                            case .id: sectionIDs.add(word, m)
+                            case .kind: sectionKinds.add(word, m)
+                            case .tag: sectionTags.add(word, m)
+                            }
+                        }
+                    }
+                    heard.nested.forEach(addSections)
                 }
             }
         }

@@ -259,7 +259,8 @@ struct PolicyDecoder {
         return d.integer(node, what).map { [$0] }
     }
 
-    static let sectionFilterKeys = ["index", "id", "kind", "tag", "not"]
+    /// The keys of a section selector's mapping, from the registry of section keys.
+    static let sectionFilterKeys = SectionFilterRegistry.keys.map { $0.keyword }
 
     /// A section selector (SPEC §2.1, §8.2): an index, an id, `all`, a mapping, or a list of
     /// indices, ids and mappings (a nested list is a type mismatch, SPEC §8.5).
@@ -310,17 +311,21 @@ struct PolicyDecoder {
         return .some(.id(text))
     }
 
-    /// The mapping form (SPEC §8.2): `index`, `id`, `kind`, `tag`, `not`; every key must match.
+    /// The mapping form (SPEC §8.2): the keys of ``SectionFilterRegistry``; every key must match.
     private mutating func sectionFilter(_ node: YAMLNode, _ what: String) -> SectionFilter? {
         guard let keys = d.mapping(node, in: "the section selector of \(what)", known: Self.sectionFilterKeys) else { return nil }
-        var filter = SectionFilter()
-        let before = d.diagnostics.count
-        if let entry = keys["index"] { filter.indices = integers(entry.value, "'index'") }
-        if let entry = keys["id"] { filter.ids = d.strings(entry.value, "'id'") }
-        if let entry = keys["kind"] { filter.kinds = d.strings(entry.value, "'kind'") }
-        if let entry = keys["tag"] { filter.tags = d.strings(entry.value, "'tag'") }
-        if let entry = keys["not"] { filter.not = sectionSelector(entry.value, "'not' in \(what)") }
-        return d.diagnostics.count == before ? filter : nil
+        var units: [any SectionFilterKey] = []
+        var ok = true
+        for entry in node.mapping ?? [] {
+            guard keys[entry.name] != nil, let key = SectionFilterRegistry.key(entry.name) else { continue }
+            let before = d.diagnostics.count
+            if let unit = key.decodeKey(entry.value, in: what, &self), d.diagnostics.count == before {
+                units.append(unit)
+            } else {
+                ok = false
+            }
+        }
+        return ok ? SectionFilter(keys: units) : nil
     }
 }
 

@@ -32,6 +32,11 @@ public enum PolicySchema {
         RowSelectorRegistry.keys.map { #""\#($0.keyword)": \#($0.valueSchema)"# }.joined(separator: ", ")
     }
 
+    /// The keys of a section selector's mapping, each with its value's schema, from the registry of section keys.
+    static var sectionFilterKeys: String {
+        SectionFilterRegistry.keys.map { #""\#($0.keyword)": \#($0.valueSchema)"# }.joined(separator: ", ")
+    }
+
     /// Keys of one exclusive group (`first`, `last`, `index`) never together: no pair of them is present.
     static var exclusiveKeys: String {
         let keys = RowSelectorRegistry.keys
@@ -55,11 +60,7 @@ public enum PolicySchema {
     "sectionFilter": {
       "description": "Sections matching every key present; {} matches every section.",
       "type": "object", "additionalProperties": false,
-      "properties": {
-        "index": { "oneOf": [ { "type": "integer" }, { "type": "array", "items": { "type": "integer" } } ] },
-        "id": { "$ref": "#/$defs/strings" }, "kind": { "$ref": "#/$defs/strings" }, "tag": { "$ref": "#/$defs/strings" },
-        "not": { "$ref": "#/$defs/sectionSelector" }
-      }
+      "properties": { \#(sectionFilterKeys) }
     },
     "sectionSelector": {
       "description": "A section index (negative from the end), a section id, 'all', a mapping (index, id, kind, tag, not), or a list of them.",

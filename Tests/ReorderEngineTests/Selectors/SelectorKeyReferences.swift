@@ -88,3 +88,54 @@ extension NotKey: ReferenceKeyMeaning, RandomSelectorKey {
         return Self(g.rowSelector())
     }
 }
+
+/// A section key's meaning written straight from SPEC §8.2, for ``ReferenceEvaluator``.
+protocol ReferenceSectionKeyMeaning {
+    func referenceSelects(_ u: Int, in reference: ReferenceEvaluator) -> Bool
+}
+
+/// How the random policies draw a section key.
+protocol RandomSectionKey {
+    static func random(_ g: inout RandomPolicies) -> Self?
+}
+
+extension SectionIndexKey: ReferenceSectionKeyMeaning, RandomSectionKey {
+    func referenceSelects(_ u: Int, in reference: ReferenceEvaluator) -> Bool {
+        let count = reference.table.sections.count
+        return indices.map { $0 < 0 ? count + $0 : $0 }.contains(u)
+    }
+
+    static func random(_ g: inout RandomPolicies) -> Self? { g.chance(0.25) ? Self((0..<g.int(0...2)).map { _ in g.int(-3...3) }) : nil }
+}
+
+extension SectionIDKey: ReferenceSectionKeyMeaning, RandomSectionKey {
+    func referenceSelects(_ u: Int, in reference: ReferenceEvaluator) -> Bool {
+        reference.table.sections[u].id.map { words.contains($0) } ?? false
+    }
+
+    static func random(_ g: inout RandomPolicies) -> Self? { g.chance(0.25) ? Self(g.some(g.sectionIDs)) : nil }
+}
+
+extension SectionKindKey: ReferenceSectionKeyMeaning, RandomSectionKey {
+    func referenceSelects(_ u: Int, in reference: ReferenceEvaluator) -> Bool {
+        reference.table.sections[u].kind.map { words.contains($0) } ?? false
+    }
+
+    static func random(_ g: inout RandomPolicies) -> Self? { g.chance(0.4) ? Self(g.some(g.sectionKinds)) : nil }
+}
+
+extension SectionTagKey: ReferenceSectionKeyMeaning, RandomSectionKey {
+    func referenceSelects(_ u: Int, in reference: ReferenceEvaluator) -> Bool {
+        !Set(words).isDisjoint(with: reference.table.sections[u].tags)
+    }
+
+    static func random(_ g: inout RandomPolicies) -> Self? { g.chance(0.3) ? Self(g.some(g.tags)) : nil }
+}
+
+extension SectionNotKey: ReferenceSectionKeyMeaning, RandomSectionKey {
+    func referenceSelects(_ u: Int, in reference: ReferenceEvaluator) -> Bool {
+        !reference.sections(excluded).selected.contains(u)
+    }
+
+    static func random(_ g: inout RandomPolicies) -> Self? { g.chance(0.3) ? Self(g.sectionSelector()) : nil }
+}

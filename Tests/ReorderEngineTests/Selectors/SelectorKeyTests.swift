@@ -80,4 +80,42 @@ import ReorderPolicy
         for _ in 0..<500 { visit(gen.rowSelector()) }
         #expect(seen == Set(RowSelectorRegistry.keys.map { $0.keyword }))
     }
+
+    // MARK: Section selector keys
+
+    @Test func everySectionKeyHasAReferenceMeaningARandomGeneratorAndASchema() throws {
+        for key in SectionFilterRegistry.keys {
+            #expect(key is any ReferenceSectionKeyMeaning.Type, "\(key.keyword): conform its type to ReferenceSectionKeyMeaning")
+            #expect(key is any RandomSectionKey.Type, "\(key.keyword): conform its type to RandomSectionKey")
+        }
+        let keywords = SectionFilterRegistry.keys.map { $0.keyword }
+        #expect(Set(keywords).count == keywords.count)
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(PolicySchema.json.utf8)) as? [String: Any])
+        let filter = try #require((schema["$defs"] as? [String: Any])?["sectionFilter"] as? [String: Any])
+        let properties = try #require(filter["properties"] as? [String: Any])
+        #expect(Set(properties.keys) == Set(keywords))
+    }
+
+    /// On random tables and section selectors, for every section: the engine's per-table
+    /// selection, the analysis's meaning on the section's site and the reference agree.
+    @Test func sectionKeysAgreeWithTheReference() {
+        var gen = RandomPolicies(seed: 0x5EC7)
+        var sections = 0, selected = 0
+        for _ in 0..<400 {
+            let selector = gen.sectionSelector(), table = gen.table()
+            let reference = ReferenceEvaluator(policy: Policy(name: "keys"), table: table).sections(selector).selected
+            let engine = RowSelector(section: selector).bind(table)
+            for (u, section) in table.sections.enumerated() {
+                let site = SectionSite(section: section, index: u, count: table.sections.count)
+                let expected = reference.contains(u)
+                #expect(site.selected(by: selector) == expected, "meaning: \(selector.flowYAML) at \(u) of \(table)")
+                if let row = section.rows.first {
+                    #expect(withUnsafePointer(to: row) { engine(u, 0, section.rows.count, $0).matches } == expected, "bind: \(selector.flowYAML) at \(u)")
+                }
+                sections += 1
+                if expected { selected += 1 }
+            }
+        }
+        #expect(sections > 500 && selected > 100 && selected < sections)
+    }
 }

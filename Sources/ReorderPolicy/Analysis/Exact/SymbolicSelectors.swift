@@ -30,6 +30,15 @@ struct Vocabulary {
         var secIDLists: [[String]] = [], secKindLists: [[String]] = [], secTagLists: [[String]] = []
         let allIDs: Set<String>
         var breakpoints = Set<Int>()
+        /// Collects what one section mapping compares sections with, through each key's own account.
+        struct SectionWords: SectionWordSink {
+            var lists: [SectionAttribute: [[String]]] = [:]
+            var indices: [Int] = []
+            var nested: [SectionSelector] = []
+            mutating func sectionWords(_ attribute: SectionAttribute, _ list: [String]) { lists[attribute, default: []].append(list) }
+            mutating func sectionIndices(_ list: [Int]) { indices += list }
+            mutating func sectionSelector(_ selector: SectionSelector) { nested.append(selector) }
+        }
         func section(_ s: SectionSelector?) {
             guard case .some(let refs)? = s else { return }
             for ref in refs {
@@ -37,11 +46,13 @@ struct Vocabulary {
                 case .index(let i): sectionConstant = max(sectionConstant, i < 0 ? -i : i + 1)
                 case .id(let id): secIDLists.append([id])
                 case .matching(let f):
-                    for i in f.indices ?? [] { sectionConstant = max(sectionConstant, i < 0 ? -i : i + 1) }
-                    if let ids = f.ids { secIDLists.append(ids) }
-                    if let kinds = f.kinds { secKindLists.append(kinds) }
-                    if let tags = f.tags { secTagLists.append(tags) }
-                    section(f.not)
+                    var heard = SectionWords()
+                    f.words(into: &heard)
+                    for i in heard.indices { sectionConstant = max(sectionConstant, i < 0 ? -i : i + 1) }
+                    secIDLists += heard.lists[.id] ?? []
+                    secKindLists += heard.lists[.kind] ?? []
+                    secTagLists += heard.lists[.tag] ?? []
+                    heard.nested.forEach { section($0) }
                 }
             }
         }
