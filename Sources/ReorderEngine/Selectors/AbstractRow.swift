@@ -137,8 +137,8 @@ package struct RowSite {
             return (m, fe)
         case .mapping(let keys):
             var m = Tri.yes, fromEnd = false
-            for key in keys {
-                let r = key.meaning(self, row)
+            for i in keys.indices {
+                let r = keys[i].meaning(self, row)
                 m = m && r.matches
                 if m == .no { return (.no, .no) }
                 fromEnd = fromEnd || r.fromEnd

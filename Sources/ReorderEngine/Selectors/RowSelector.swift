@@ -195,6 +195,28 @@ extension RowSelector {
         }
     }
 
+    /// Whether some row of the section at `site` may be selected: false only when every item
+    /// (of a list) has a `section` key that does not select the section.
+    package func mayHoldRows(in site: SectionSite) -> Bool {
+        switch form {
+        case .list(let items):
+            return items.contains { $0.mayHoldRows(in: site) }
+        case .mapping(let keys):
+            for key in keys {
+                if case .section(let sections) = key.form, !site.selected(by: sections) { return false }
+            }
+            return true
+        }
+    }
+
+    /// Whether some row may be selected through the end (a pin's default anchor `end`).
+    package var mayCountFromEnd: Bool {
+        switch form {
+        case .list(let items): items.contains(where: \.mayCountFromEnd)
+        case .mapping(let keys): keys.contains { $0.countsFromEnd }
+        }
+    }
+
     /// Tells `sink` every word and position the selector's keys compare rows with.
     package func words<Sink: SelectorWordSink>(into sink: inout Sink) {
         switch form {

@@ -39,6 +39,9 @@ package protocol RowSelectorKey: Hashable, Sendable {
     /// Tells `sink` the words and positions the key compares rows with: the analysis builds its
     /// abstract rows from them, so a key that hides a word from the sink is a false "never".
     func words<Sink: SelectorWordSink>(into sink: inout Sink)
+    /// Whether ``meaning(_:_:)`` or ``bind(_:)`` can ever say "through the end" (`last`, a
+    /// negative `index`): a pin of a selector none of whose keys can is anchored at the start.
+    var countsFromEnd: Bool { get }
     /// What the engine's fast paths know the key as; `.other` (the default) for a key they do
     /// not know, which is matched row by row through ``bind(_:)``.
     var form: RowSelectorKeyForm { get }

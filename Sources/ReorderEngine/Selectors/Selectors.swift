@@ -91,7 +91,12 @@ public struct SectionFilter: Hashable, Sendable {
     }
 
     /// Whether the section at `site` matches every key.
-    package func meaning(_ site: SectionSite) -> Bool { keys.allSatisfy { $0.meaning(site) } }
+    package func meaning(_ site: SectionSite) -> Bool {
+        // By index: iterating copies each existential key (a retain per key per call), and the
+        // analysis asks this for every section of every frame.
+        for i in keys.indices where !keys[i].meaning(site) { return false }
+        return true
+    }
 
     /// Tells `sink` the words and indices every key compares sections with.
     package func words<Sink: SectionWordSink>(into sink: inout Sink) {

@@ -113,10 +113,23 @@ public struct PolicyAnalyzer {
         }
         // The search decides both on every table (docs/ANALYSIS.md, "Locks whose rows shift");
         // the enumeration stands in only for a question it could not answer.
-        let work = ExactAnalysis.defaultWork / 4
+        let work = ExactAnalysis.defaultWork / 8
         var lockRules: [Int] = []
-        for r in candidateLocks {
-            switch ExactAnalysis.displacement(ofLock: r, in: policy, work: work) {
+        // Most locks' rows shift on the smallest tables: the enumeration's first few are tried
+        // first, all locks at once (a witness found there is replayed like any other); the
+        // search answers for the rest, "never" included.
+        var small: [Table] = []
+        if !candidateLocks.isEmpty {
+            enumerator.forEach { table in
+                small.append(table)
+                return small.count < Self.quickTables
+            }
+        }
+        let quick = Self.displacements(of: candidateLocks, on: small, full)
+        for (r, w) in quick { facts[r].displaced = Example(table: w.table, move: .row(from: w.from, to: w.to)) }
+        let displacements = ExactAnalysis.displacements(ofLocks: candidateLocks.filter { quick[$0] == nil }, in: policy, full, work: work)
+        for r in candidateLocks where quick[r] == nil {
+            switch displacements[r] ?? .unknown {
             case .found(let w) where Self.displaces(r, w, full):
                 facts[r].displaced = Example(table: w.table, move: .row(from: w.from, to: w.to))
             case .none: break
@@ -270,6 +283,39 @@ public struct PolicyAnalyzer {
     }
 
     /// Lock rules whose rows an allowed move shifts.
+    /// How many of the enumeration's first (smallest) tables are tried for every lock's shift
+    /// before the search is asked.
+    static let quickTables = 48
+
+    /// For each lock of `locks`, the first allowed move on `tables` (in order) that shifts a row
+    /// it holds, if any: each table bound once, its allowed moves listed once.
+    static func displacements(of locks: [Int], on tables: [Table], _ compiled: CompiledPolicy) -> [Int: MoveWitness] {
+        var found: [Int: MoveWitness] = [:]
+        for table in tables where found.count < locks.count {
+            let bound = compiled.bind(table)
+            var moves: [(Position, Position)] = []
+            for (s, section) in table.sections.enumerated() {
+                for i in section.rows.indices where bound.canMove(Position(section: s, row: i)) {
+                    let from = Position(section: s, row: i)
+                    for (t, target) in table.sections.enumerated() {
+                        for j in 0..<(t == s ? target.rows.count : target.rows.count + 1) {
+                            let to = Position(section: t, row: j)
+                            if to != from && bound.isValid(from: from, to: to) { moves.append((from, to)) }
+                        }
+                    }
+                }
+            }
+            for r in locks where found[r] == nil {
+                let held = bound.rowsHeld(byRule: r).map(\.position)
+                guard !held.isEmpty else { continue }
+                if let (from, to) = moves.first(where: { m in held.contains { $0 != m.0 && shifts($0, from: m.0, to: m.1) } }) {
+                    found[r] = MoveWitness(table: table, from: from, to: to)
+                }
+            }
+        }
+        return found
+    }
+
     /// Whether the engine agrees that the witness's move is allowed and shifts a row lock `r` holds.
     static func displaces(_ r: Int, _ w: MoveWitness, _ compiled: CompiledPolicy) -> Bool {
         let bound = compiled.bind(w.table)

@@ -14,6 +14,7 @@ package struct FirstKey: RowSelectorKey {
 
     package var valueYAML: String { String(count) }
     package var selectsNothing: Bool { count <= 0 }
+    package var countsFromEnd: Bool { false }
     package var form: RowSelectorKeyForm { .position(.first(count)) }
 
     package func validate() throws(PolicyError) {

@@ -15,6 +15,7 @@ package struct IndexKey: RowSelectorKey {
 
     package var valueYAML: String { FlowYAML.integers(indices) }
     package var selectsNothing: Bool { indices.isEmpty }
+    package var countsFromEnd: Bool { indices.contains { $0 < 0 } }
     package var form: RowSelectorKeyForm { .position(.indices(indices)) }
 
     /// Whether index `k` of `n` is listed, and whether through a negative entry.

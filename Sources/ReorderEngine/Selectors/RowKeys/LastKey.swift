@@ -15,6 +15,7 @@ package struct LastKey: RowSelectorKey {
 
     package var valueYAML: String { String(count) }
     package var selectsNothing: Bool { count <= 0 }
+    package var countsFromEnd: Bool { true }
     package var form: RowSelectorKeyForm { .position(.last(count)) }
 
     package func validate() throws(PolicyError) {

@@ -15,6 +15,7 @@ package struct NotKey: RowSelectorKey {
     package var valueYAML: String { excluded.flowYAML }
     package func validate() throws(PolicyError) { try excluded.validate() }
     package var selectsNothing: Bool { excluded == .all }
+    package var countsFromEnd: Bool { false }
     package var form: RowSelectorKeyForm { .not(excluded) }
 
     package func bind(_ table: Table) -> RowKeyTest {

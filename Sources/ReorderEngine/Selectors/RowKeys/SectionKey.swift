@@ -13,6 +13,7 @@ package struct SectionKey: RowSelectorKey {
 
     package var valueYAML: String { sections.flowYAML }
     package var selectsNothing: Bool { sections.selectsNothing }
+    package var countsFromEnd: Bool { false }
     package var form: RowSelectorKeyForm { .section(sections) }
 
     package func bind(_ table: Table) -> RowKeyTest {

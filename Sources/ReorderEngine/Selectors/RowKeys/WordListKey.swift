@@ -18,6 +18,7 @@ extension WordListKey {
 
     package var valueYAML: String { FlowYAML.list(words) }
     package var selectsNothing: Bool { words.isEmpty }
+    package var countsFromEnd: Bool { false }
 
     package func meaning(_ site: RowSite, _ row: PartialRow) -> (matches: Tri, fromEnd: Bool) {
         (Self.holds(row, words), false)

@@ -16,6 +16,16 @@ extension MoveSearch {
         }
     }
 
+    /// Whether a holding rule may hold some row of a section at `site` (false only when its
+    /// `section` keys, or a reserve's sections, do not select the section: a cheap, sure test).
+    static func mayHoldRows(_ meaning: RuleMeaning, in site: SectionSite) -> Bool {
+        switch meaning {
+        case .hold(let rows, _, _): rows.mayHoldRows(in: site)
+        case .reserve(_, _, let sections): sections.map(site.selected(by:)) ?? true
+        case .keepInSection, .accept, .capacity, .keepOrder: true
+        }
+    }
+
     /// Whether a rule other than a pin or a capacity refuses moving `x` from `s` to `t`.
     func refuses(_ r: Int, _ xSite: RowSite, _ t: SectionSite, cross: Bool, _ x: PartialRow) -> Tri {
         Self.refuses(rules[r].meaning, xSite, t, cross: cross, x)
@@ -126,6 +136,8 @@ extension MoveSearch {
                 for tSite in tSites {
                     if exhausted { return .unknown }
                     if let destination = q.destination, !destination(tSite) { continue }
+                    // A move shifts rows of its two sections only: a pin that must break needs rows there.
+                    if !requiredPins.allSatisfy({ Self.mayHoldRows(rules[$0].meaning, in: sSite) || Self.mayHoldRows(rules[$0].meaning, in: tSite) }) { continue }
                     switch frame(q, g.count, sSite, tSite, cross: cross) {
                     case .found(let w): return .found(w)
                     case .unknown: unknown = true
