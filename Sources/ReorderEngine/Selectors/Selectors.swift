@@ -246,17 +246,7 @@ struct CompiledRowSelector: Sendable, Equatable {
         switch position {
         case .first(let count): return (k < count, false)
         case .last(let count): return (k >= n - count, true)
-        case .indices(let list):
-            var matched = false, fromEnd = false
-            for i in list {
-                if i >= 0 {
-                    if i == k { matched = true }
-                } else if n + i == k {
-                    matched = true
-                    fromEnd = true
-                }
-            }
-            return (matched, fromEnd)
+        case .indices(let list): return IndexKey.hit(list, k, n)
         }
     }
 }

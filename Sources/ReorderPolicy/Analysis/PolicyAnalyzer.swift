@@ -248,33 +248,22 @@ public struct PolicyAnalyzer {
         enumerator.forEach { table in
             let bound = compiled.bind(table)
             let pins = policy.rules.indices.flatMap { bound.rowsHeld(byRule: $0).filter { $0.anchor != nil } }
-            for (s, section) in table.sections.enumerated() {
-                for i in section.rows.indices where bound.canMove(Position(section: s, row: i)) {
-                    let from = Position(section: s, row: i)
-                    for (t, other) in table.sections.enumerated() {
-                        for j in 0..<(t == s ? other.rows.count : other.rows.count + 1) {
-                            let proposal = Position(section: t, row: j)
-                            let target = bound.target(from: from, proposed: proposal)
-                            var problems: [String] = []
-                            if !bound.isValid(from: from, to: target) { problems.append("target \(target) is not valid") }
-                            if bound.target(from: from, proposed: target) != target { problems.append("target \(target) is not idempotent") }
-                            if bound.isValid(from: from, to: proposal) && target != proposal { problems.append("a valid proposal was moved") }
-                            if let after = try? table.applying(.row(from: from, to: target)) {
-                                for (p, anchor) in pins {
-                                    // Where the pinned row is now: removal, then insertion.
-                                    var row = p.row
-                                    if p.section == from.section && p.row > from.row { row -= 1 }
-                                    if p.section == target.section && row >= target.row { row += 1 }
-                                    let n0 = table.sections[p.section].rows.count, n1 = after.sections[p.section].rows.count
-                                    let kept = anchor == .end ? n1 - 1 - row == n0 - 1 - p.row : row == p.row
-                                    if !kept { problems.append("pinned row \(p) moved") }
-                                }
-                            }
-                            for problem in problems {
-                                failures.append("\(problem): table \(TableText.flow(table)), move \(from) → \(proposal)")
-                            }
-                        }
+            for (from, proposal) in Self.proposals(table, bound) {
+                let target = bound.target(from: from, proposed: proposal)
+                var problems: [String] = []
+                if !bound.isValid(from: from, to: target) { problems.append("target \(target) is not valid") }
+                if bound.target(from: from, proposed: target) != target { problems.append("target \(target) is not idempotent") }
+                if bound.isValid(from: from, to: proposal) && target != proposal { problems.append("a valid proposal was moved") }
+                if let after = try? table.applying(.row(from: from, to: target)) {
+                    for (p, anchor) in pins {
+                        let row = Self.index(of: p, from: from, to: target)
+                        let n0 = table.sections[p.section].rows.count, n1 = after.sections[p.section].rows.count
+                        let kept = anchor == .end ? n1 - 1 - row == n0 - 1 - p.row : row == p.row
+                        if !kept { problems.append("pinned row \(p) moved") }
                     }
+                }
+                for problem in problems {
+                    failures.append("\(problem): table \(TableText.flow(table)), move \(from) → \(proposal)")
                 }
             }
             return failures.count < limit
@@ -282,7 +271,6 @@ public struct PolicyAnalyzer {
         return failures
     }
 
-    /// Lock rules whose rows an allowed move shifts.
     /// How many of the enumeration's first (smallest) tables are tried for every lock's shift
     /// before the search is asked.
     static let quickTables = 48
@@ -293,27 +281,32 @@ public struct PolicyAnalyzer {
         var found: [Int: MoveWitness] = [:]
         for table in tables where found.count < locks.count {
             let bound = compiled.bind(table)
-            var moves: [(Position, Position)] = []
-            for (s, section) in table.sections.enumerated() {
-                for i in section.rows.indices where bound.canMove(Position(section: s, row: i)) {
-                    let from = Position(section: s, row: i)
-                    for (t, target) in table.sections.enumerated() {
-                        for j in 0..<(t == s ? target.rows.count : target.rows.count + 1) {
-                            let to = Position(section: t, row: j)
-                            if to != from && bound.isValid(from: from, to: to) { moves.append((from, to)) }
-                        }
-                    }
-                }
-            }
+            let moves = Self.proposals(table, bound).filter { $0.to != $0.from && bound.isValid(from: $0.from, to: $0.to) }
             for r in locks where found[r] == nil {
                 let held = bound.rowsHeld(byRule: r).map(\.position)
                 guard !held.isEmpty else { continue }
-                if let (from, to) = moves.first(where: { m in held.contains { $0 != m.0 && shifts($0, from: m.0, to: m.1) } }) {
+                if let (from, to) = moves.first(where: { m in held.contains { $0 != m.from && shifts($0, from: m.from, to: m.to) } }) {
                     found[r] = MoveWitness(table: table, from: from, to: to)
                 }
             }
         }
         return found
+    }
+
+    /// Every proposal on `table` for a row that can be picked up, in reading order: each slot
+    /// of its own section (its own place included) and of every other section.
+    static func proposals(_ table: Table, _ bound: BoundPolicy) -> [(from: Position, to: Position)] {
+        var out: [(from: Position, to: Position)] = []
+        for (s, section) in table.sections.enumerated() {
+            for i in section.rows.indices where bound.canMove(Position(section: s, row: i)) {
+                for (t, target) in table.sections.enumerated() {
+                    for j in 0..<(t == s ? target.rows.count : target.rows.count + 1) {
+                        out.append((Position(section: s, row: i), Position(section: t, row: j)))
+                    }
+                }
+            }
+        }
+        return out
     }
 
     /// Whether the engine agrees that the witness's move is allowed and shifts a row lock `r` holds.
@@ -325,10 +318,16 @@ public struct PolicyAnalyzer {
 
     /// Whether moving the row at `from` to `to` changes the index of the row at `p` (removal first, then insertion).
     static func shifts(_ p: Position, from: Position, to: Position) -> Bool {
+        index(of: p, from: from, to: to) != p.row
+    }
+
+    /// The index in its section of the row at `p` (not the moving one) after the row at `from`
+    /// moves to `to`: removal first, then insertion.
+    static func index(of p: Position, from: Position, to: Position) -> Int {
         var row = p.row
         if p.section == from.section && p.row > from.row { row -= 1 }
         if p.section == to.section && row >= to.row { row += 1 }
-        return row != p.row
+        return row
     }
 
     private func checkDisplacement(_ lockedRows: [[Position]], _ from: Position, _ to: Position, _ facts: inout [RuleFacts], _ table: Table) {
