@@ -11,14 +11,33 @@ public struct RowSelector: Hashable, Sendable {
         case list([RowSelector])
     }
 
-    package private(set) var form: Form
+    // Stored as two plain fields, not as the enum: a two-payload enum keeps its case in spare
+    // bits of the array pointer, which LeakSanitizer cannot follow (the fuzzer reported the
+    // list selectors of a static policy as leaked).
+    private var mappingKeys: [any RowSelectorKey] = []
+    private var listItems: [RowSelector]? = nil
+
+    /// The selector's shape.
+    package var form: Form {
+        if let listItems { return .list(listItems) }
+        return .mapping(mappingKeys)
+    }
+
+    private mutating func setMapping(_ keys: [any RowSelectorKey]) {
+        listItems = nil
+        mappingKeys = keys
+    }
+
+    private mutating func setList(_ items: [RowSelector]) {
+        mappingKeys = []
+        listItems = items
+    }
 
     /// Creates a selector; with no arguments it selects every row.
     public init(
         section: SectionSelector? = nil, position: RowPositionFilter? = nil,
         ids: [String]? = nil, kinds: [String]? = nil, tags: [String]? = nil, not: RowSelector? = nil
     ) {
-        form = .mapping([])
         self.section = section
         self.position = position
         self.ids = ids
@@ -29,7 +48,6 @@ public struct RowSelector: Hashable, Sendable {
 
     /// A mapping of these keys (a later key of the same keyword or exclusive group replaces an earlier one).
     package init(keys: [any RowSelectorKey]) {
-        form = .mapping([])
         for key in keys { setting(key) }
     }
 
@@ -39,28 +57,25 @@ public struct RowSelector: Hashable, Sendable {
     /// A list of selectors: their union (`[]` selects none).
     public static func anyOf(_ items: [RowSelector]) -> RowSelector {
         var s = RowSelector()
-        s.form = .list(items)
+        s.setList(items)
         return s
     }
 
     /// The mapping's keys in registry order; empty for a list.
-    package var keys: [any RowSelectorKey] {
-        if case .mapping(let keys) = form { return keys }
-        return []
-    }
+    package var keys: [any RowSelectorKey] { listItems == nil ? mappingKeys : [] }
 
     /// Adds `key`, replacing a key of the same keyword or exclusive group. On a list, every item gets it.
     package mutating func setting(_ key: some RowSelectorKey) {
         switch form {
         case .list(let items):
-            form = .list(items.map { var item = $0; item.setting(key); return item })
+            setList(items.map { var item = $0; item.setting(key); return item })
         case .mapping(var keys):
             let type = type(of: key)
             keys.removeAll { Self.collides(Swift.type(of: $0), type) }
             let rank = RowSelectorRegistry.rank(type)
             let at = keys.firstIndex { RowSelectorRegistry.rank(Swift.type(of: $0)) > rank } ?? keys.count
             keys.insert(key, at: at)
-            form = .mapping(keys)
+            setMapping(keys)
         }
     }
 
@@ -68,10 +83,10 @@ public struct RowSelector: Hashable, Sendable {
     package mutating func removing(_ type: any RowSelectorKey.Type) {
         switch form {
         case .list(let items):
-            form = .list(items.map { var item = $0; item.removing(type); return item })
+            setList(items.map { var item = $0; item.removing(type); return item })
         case .mapping(var keys):
             keys.removeAll { Swift.type(of: $0) == type }
-            form = .mapping(keys)
+            setMapping(keys)
         }
     }
 
@@ -93,8 +108,10 @@ public struct RowSelector: Hashable, Sendable {
 
     /// A list's items, or nil for a mapping. Setting it makes the selector a list (nil: an empty mapping).
     public var alternatives: [RowSelector]? {
-        get { if case .list(let items) = form { items } else { nil } }
-        set { form = newValue.map { .list($0) } ?? .mapping([]) }
+        get { listItems }
+        set {
+            if let newValue { setList(newValue) } else { setMapping([]) }
+        }
     }
 
     /// The rows' sections, or any section when nil.
