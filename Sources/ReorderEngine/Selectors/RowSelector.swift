@@ -1,6 +1,6 @@
 /// Which rows a rule talks about (SPEC §2.1, §8.1): a mapping whose keys must all match (its
 /// `not` must not), or a list of selectors (their union, ``anyOf(_:)``). A mapping is a set of
-/// keys, each a ``RowSelectorKey`` unit registered in ``RowSelectorRegistry``; the properties
+/// keys, each a `RowSelectorKey` unit registered in `RowSelectorRegistry`; the properties
 /// below read and write the built-in ones.
 public struct RowSelector: Hashable, Sendable {
     /// The selector's two shapes (SPEC §8.1).

@@ -10,8 +10,8 @@ public enum SectionReference: Hashable, Sendable {
 }
 
 /// The mapping form of a section selector (SPEC §8.2): every key present must match; with no
-/// key it matches every section. Its keys are ``SectionFilterKey`` units registered in
-/// ``SectionFilterRegistry``; the properties below read and write the built-in ones.
+/// key it matches every section. Its keys are `SectionFilterKey` units registered in
+/// `SectionFilterRegistry`; the properties below read and write the built-in ones.
 public struct SectionFilter: Hashable, Sendable {
     /// The keys, one per keyword, in registry order.
     package private(set) var keys: [any SectionFilterKey]
