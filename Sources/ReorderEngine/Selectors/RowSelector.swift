@@ -168,17 +168,6 @@ public struct RowSelector: Hashable, Sendable {
         set { set(NotKey.self, newValue.map(NotKey.init)) }
     }
 
-    /// True when the selector is one mapping of built-in keys and no `not` (the fast paths' shape).
-    var isPlain: Bool {
-        guard case .mapping(let keys) = form else { return false }
-        return keys.allSatisfy {
-            switch $0.form {
-            case .not, .other: false
-            case .section, .position, .ids, .kinds, .tags: true
-            }
-        }
-    }
-
     // MARK: Hashable
 
     public static func == (a: RowSelector, b: RowSelector) -> Bool {
