@@ -348,6 +348,7 @@ enum ProcessInfoPath {
     func lint(_ text: String, analysis: Bool = true) throws -> LintReport {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("waivers-\(getpid())-\(UUID().uuidString.prefix(6)).yaml")
         try text.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
         return Linter.lint([file.path], analysis: analysis ? { PolicyAnalyzer.analyze($0) } : nil)
     }
 

@@ -100,6 +100,7 @@ import ReorderPolicy
         let path = "/tmp/reorder-policy-too-large-\(UInt32.random(in: 0...UInt32.max)).yaml"
         let bytes = [UInt8](repeating: UInt8(ascii: "#"), count: 9 * 1024 * 1024)
         try writeFile(path, bytes)
+        defer { unlink(path) }
         let document = try PolicyLoader.load(path: path)
         #expect(document.diagnostics.map(\.code) == [.tooLarge])
         #expect(document.diagnostics.first?.span.start.line == 1)

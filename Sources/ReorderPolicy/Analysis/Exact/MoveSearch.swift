@@ -88,7 +88,8 @@ struct MoveSearch {
         solver = RowSolver(vocabulary)
         self.budget = budget
         initialBudget = budget
-        segmentMode = segments ?? (Self.shapeWork(vocabulary.rowConstant) > Double(budget))
+        segmentMode = segments ?? (vocabulary.rowConstant >= Self.explicitRowConstantLimit
+            || Self.shapeWork(vocabulary.rowConstant) > Double(budget))
         var selectors: [SectionSelector] = []
         func row(_ s: RowSelector) {
             s.alternatives?.forEach(row)
@@ -152,6 +153,15 @@ struct MoveSearch {
     /// explicit shapes: when the explicit ones would not fit the work budget (a large position
     /// constant), or when a test asks for it.
     let segmentMode: Bool
+
+    /// The position constant from which rows are laid out as segments even when the explicit
+    /// shapes would fit the budget. Both layouts give the same verdicts
+    /// (`ExactAnalysisTests.segmentsDecideAsExplicitShapes`); the explicit shapes find the
+    /// smallest counterexamples, but their cost grows as C⁴ while the segments' grows with the
+    /// number of thresholds. At C = 12 an explicit search of a frozen-heavy policy costs
+    /// about twice the segments' (0.13 s against 0.05 s), at C = 20 seventeen times, at
+    /// C = 40 a hundred and sixty (BENCHMARKS.md, "Segments from C = 12").
+    static let explicitRowConstantLimit = 12
 
     /// About how many cells the explicit shapes (with the moving row and the slot) hold,
     /// `(2C)⁴/4`, computed before any is built.
