@@ -46,9 +46,9 @@ extension MoveSearch {
     /// A constraint that a row with nothing chosen already settles (three-valued evaluation is
     /// monotone: every row then gives the same) is decided here, once: a true one is dropped,
     /// a false one makes the whole set unsatisfiable.
-    func movingRowConstraints(_ q: MoveQuery, _ xSite: RowSite, _ t: SectionSite, cross: Bool) -> [(PartialRow) -> Tri] {
+    mutating func movingRowConstraints(_ q: MoveQuery, _ xSite: RowSite, _ t: SectionSite, cross: Bool) -> [(PartialRow) -> Tri] {
         var out: [(PartialRow) -> Tri] = []
-        let blank = PartialRow(tagNames: vocabulary.rowTags)
+        let blank = blankRow
         func add(_ c: @escaping (PartialRow) -> Tri) -> Bool {
             switch c(blank) {
             case .yes: return true
@@ -119,6 +119,8 @@ extension MoveSearch {
             if case .none = exists { return .none }
         }
         requiredPins = q.mustBreak.filter { rules[$0].pins }.sorted()
+        solvedRows = [:]
+        destinationCache = [:]
         var unknown = false
         for g in geometries(cross: q.crossSection) {
             let cross = g.s != g.t
@@ -213,13 +215,25 @@ extension MoveSearch {
         }
         let tCounters = counters.filter(\.max), sCounters = counters.filter { !$0.max }
         let t = saturation(counters)
-        guard let arrangements = sourceArrangements(q, cross: cross, saturation: t) else { return .unknown }
+        // The moving row depends on its place (index, count), the capacity branch and the
+        // sections' profiles only, not on where the slot is: solved once per place and branch
+        // for every frame of the same profiles (``solvedRows``). The arrangements depend on the
+        // saturation, which the profiles fix too.
+        let pair = siteProfiles[sSite].flatMap { s in siteProfiles[tSite].map { ProfilePair(source: s, destination: $0, cross: cross) } }
+        var cache: SolvedRows
+        if let pair, let cached = solvedRows.removeValue(forKey: pair) {
+            cache = cached
+        } else {
+            guard let arrangements = sourceArrangements(q, cross: cross, saturation: t) else { return .unknown }
+            cache = SolvedRows(arrangements: arrangements, rows: Array(repeating: nil, count: arrangements.count << capacityRules.count))
+        }
+        defer { if let pair { solvedRows[pair] = cache } }
+        if cache.barren { return .none }
         var tOutcomes: [Outcome]? = nil
-        var unknown = false
-        // The moving row depends on its place (index, count) and the capacity branch only, not
-        // on where the slot is: solved once per place and branch.
-        var solved: [[Int]: Row?] = [:]
-        for (arrangement, xk, n) in arrangements {
+        var unknown = false, checked = false
+        // The relaxed capacity verdicts per pair of counts and branch.
+        var capacityMemo: [[Int]: Bool] = [:]
+        for (a, (arrangement, xk, n)) in cache.arrangements.enumerated() {
             // Out of work: no "none" may come from a programme cut short.
             if exhausted { return .unknown }
             let xSite = RowSite(section: sSite, k: xk, n: n)
@@ -229,9 +243,9 @@ extension MoveSearch {
                 for (b, r) in capacityRules.enumerated() { counted[r] = branch & (1 << b) != 0 }
                 // A capacity the query needs broken must count the moving row.
                 if q.mustBreak.contains(where: { counted[$0] == false }) { continue }
-                let key = [xk, n, branch]
+                let key = a << capacityRules.count + branch
                 let x: Row
-                if let cached = solved[key] {
+                if let cached = cache.rows[key] {
                     guard let cached else { continue }
                     x = cached
                 } else {
@@ -246,7 +260,7 @@ extension MoveSearch {
                         }
                     }
                     let row = solver.solve(constraints)
-                    solved[key] = .some(row)
+                    cache.rows[key] = .some(row)
                     guard let row else { continue }
                     x = row
                 }
@@ -259,6 +273,7 @@ extension MoveSearch {
                         let j = slot > xIndex ? slot - 1 : slot
                         var rows = o.rows
                         rows[xIndex] = x
+                        checked = true
                         switch verify(q, count, sSite, rows, tSite, [], from: xIndex, to: j, cross: false) {
                         case .found(let w): return .found(w)
                         default: unknown = true
@@ -267,16 +282,31 @@ extension MoveSearch {
                     continue
                 }
                 if tOutcomes == nil {
-                    guard let made = destinationOutcomes(tSite, q, tCounters, saturation: t) else { return .unknown }
-                    tOutcomes = made
+                    let key = pair.map { [$0.destination, t] }
+                    if let key, let cached = destinationCache[key] {
+                        tOutcomes = cached
+                    } else {
+                        guard let made = destinationOutcomes(tSite, q, tCounters, saturation: t) else { return .unknown }
+                        tOutcomes = made
+                        if let key { destinationCache[key] = made }
+                    }
                 }
                 for compactS in sOutcomes {
                     for compactT in tOutcomes ?? [] where coversPins(compactS.state.broken | compactT.state.broken) {
-                        guard relaxedCapacityHolds(q, counters, compactS.state.counts, compactT.state.counts, sCounters, tCounters, counted, sSite, tSite) else { continue }
+                        let memoKey = compactS.state.counts + [-1] + compactT.state.counts + [-1, branch]
+                        let holds: Bool
+                        if let known = capacityMemo[memoKey] {
+                            holds = known
+                        } else {
+                            holds = relaxedCapacityHolds(q, counters, compactS.state.counts, compactT.state.counts, sCounters, tCounters, counted, sSite, tSite)
+                            capacityMemo[memoKey] = holds
+                        }
+                        guard holds else { continue }
                         let so = compactS.expanded(), to = compactT.expanded()
                         guard let xIndex = so.xIndex, let slot = to.slot else { continue }
                         var rows = so.rows
                         rows[xIndex] = x
+                        checked = true
                         switch verify(q, count, sSite, rows, tSite, to.rows, from: xIndex, to: slot, cross: true) {
                         case .found(let w): return .found(w)
                         default: unknown = true
@@ -285,7 +315,9 @@ extension MoveSearch {
                 }
             }
         }
-        return unknown || exhausted ? .unknown : .none
+        if unknown || exhausted { return .unknown }
+        if !checked { cache.barren = true }
+        return .none
     }
 
     private func coversPins(_ broken: UInt64) -> Bool {

@@ -24,7 +24,15 @@ extension MoveSearch {
     /// of the saturation length reaches (``runLayout``). So `n` within `saturation` of some
     /// `pᵢ + pⱼ` (p₀ = 0 included) is taken as it is, one `n` stands for each gap between such
     /// windows, and every `n ≥ 2·pₘ` is the layout with a middle run.
-    func layouts(minimum: Int, saturation t: Int) -> [Layout] {
+    mutating func layouts(minimum: Int, saturation t: Int) -> [Layout] {
+        let key = [minimum, t] + extraBreakpoints
+        if let cached = layoutCache[key] { return cached }
+        let made = makeLayouts(minimum: minimum, saturation: t)
+        layoutCache[key] = made
+        return made
+    }
+
+    private func makeLayouts(minimum: Int, saturation t: Int) -> [Layout] {
         let p = extraBreakpoints.isEmpty ? vocabulary.rowBreakpoints : Array(Set(vocabulary.rowBreakpoints + extraBreakpoints).filter { $0 > 0 }).sorted()
         let top = p.last ?? 0
         let q = [0] + p

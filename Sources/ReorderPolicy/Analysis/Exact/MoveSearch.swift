@@ -178,6 +178,10 @@ struct MoveSearch {
 
     /// ``distinctSections(_:_:)`` per place: they depend on the rules only, not on the query.
     private var distinctCache: [[Int]: [SectionSite]] = [:]
+    /// Each profile seen (which of the rules' section selectors select a section), numbered.
+    private var profileIDs: [[Bool]: Int] = [:]
+    /// The profile number of every site ``distinctSections(_:_:)`` returned.
+    private(set) var siteProfiles: [SectionSite: Int] = [:]
 
     /// The sections at place `index` of `count` that differ for some selector: one per profile.
     mutating func distinctSections(_ index: Int, _ count: Int) -> [SectionSite] {
@@ -188,11 +192,51 @@ struct MoveSearch {
             let site = SectionSite(section: section, index: index, count: count)
             let profile = sectionSelectors.map(site.selected)
             budget -= sectionSelectors.count
-            if seen.insert(profile).inserted { out.append(site) }
+            if seen.insert(profile).inserted {
+                out.append(site)
+                let id = profileIDs[profile] ?? profileIDs.count
+                profileIDs[profile] = id
+                siteProfiles[site] = id
+            }
         }
         distinctCache[[index, count]] = out
         return out
     }
+
+    /// What a frame's moving rows depend on besides the query: the profiles of its source and
+    /// destination sections (a row selector sees a section only through the rules' section
+    /// selectors, so two sites of one profile constrain the row alike) and the move's kind.
+    struct ProfilePair: Hashable {
+        var source: Int
+        var destination: Int
+        var cross: Bool
+    }
+
+    /// The moving rows of the frames of one profile pair: per source arrangement and capacity
+    /// branch (`arrangement << branches + branch`), unsolved (nil), solved with no row
+    /// (`.some(nil)`), or the row.
+    struct SolvedRows {
+        var arrangements: [(Arrangement, k: Int, n: Int)]
+        var rows: [Row??]
+        /// A frame of this pair found no candidate at all (nothing for the engine to check):
+        /// every other frame of the pair finds none either, since only that check sees more
+        /// of the sections than their profiles.
+        var barren = false
+    }
+
+    /// The moving rows solved during one ``findMove(_:)`` (its query fixes the constraints),
+    /// shared by every frame whose sections have the same profiles.
+    var solvedRows: [ProfilePair: SolvedRows] = [:]
+
+    /// What the destination section can end as during one ``findMove(_:)``, per profile of
+    /// the destination and saturation (its counters are the `max` limits the profile selects).
+    var destinationCache: [[Int]: [Outcome]] = [:]
+
+    /// An empty abstract row (nothing chosen), for settling constraints that no row changes.
+    lazy var blankRow = PartialRow(tagNames: vocabulary.rowTags)
+
+    /// ``layouts(minimum:saturation:)`` per minimum, saturation and extra thresholds.
+    var layoutCache: [[Int]: [Layout]] = [:]
 
     /// Section counts and the places of the source and destination, one per class of places
     /// (the index below `Cs`, or the distance from the end below it, or neither).
