@@ -46,31 +46,56 @@ extension MoveSearch {
     /// A constraint that a row with nothing chosen already settles (three-valued evaluation is
     /// monotone: every row then gives the same) is decided here, once: a true one is dropped,
     /// a false one makes the whole set unsatisfiable.
-    mutating func movingRowConstraints(_ q: MoveQuery, _ xSite: RowSite, _ t: SectionSite, cross: Bool) -> [(PartialRow) -> Tri] {
+    func movingRowConstraints(_ roles: [(Int, UInt8)], _ xSite: RowSite, _ t: SectionSite, cross: Bool) -> [(PartialRow) -> Tri] {
         var out: [(PartialRow) -> Tri] = []
         let blank = blankRow
-        func add(_ c: @escaping (PartialRow) -> Tri) -> Bool {
-            switch c(blank) {
+        /// Settles `value` on the blank row (negated when `negate`): true is dropped, false
+        /// makes the set unsatisfiable, unknown becomes a constraint (made only then).
+        func add(_ value: Tri, negate: Bool, _ c: @escaping (PartialRow) -> Tri) -> Bool {
+            switch negate ? !value : value {
             case .yes: return true
             case .no: return false
             case .unknown:
-                out.append(c)
+                out.append(negate ? { !c($0) } : c)
                 return true
             }
         }
         let never: [(PartialRow) -> Tri] = [{ _ in .no }]
-        for r in rules.indices where rules[r].holds {
+        for (r, role) in roles {
             let m = rules[r].meaning
-            if q.mustHold.contains(r), !add({ Self.holdsRow(m, xSite, $0) }) { return never }
-            if q.mustNotHold.contains(r), !add({ !Self.holdsRow(m, xSite, $0) }) { return never }
-        }
-        for r in rules.indices where !rules[r].holds {
-            let m = rules[r].meaning
-            if case .capacity = m { continue }
-            if q.mustBreak.contains(r), !add({ Self.refuses(m, xSite, t, cross: cross, $0) }) { return never }
-            if q.mustNotBreak.contains(r), !add({ !Self.refuses(m, xSite, t, cross: cross, $0) }) { return never }
+            if rules[r].holds {
+                guard role & (Self.roleMustHold | Self.roleMustNotHold) != 0 else { continue }
+                let value = Self.holdsRow(m, xSite, blank)
+                let c: (PartialRow) -> Tri = { Self.holdsRow(m, xSite, $0) }
+                if role & Self.roleMustHold != 0, !add(value, negate: false, c) { return never }
+                if role & Self.roleMustNotHold != 0, !add(value, negate: true, c) { return never }
+            } else {
+                if case .capacity = m { continue }
+                guard role & (Self.roleMustBreak | Self.roleMustNotBreak) != 0 else { continue }
+                let value = Self.refuses(m, xSite, t, cross: cross, blank)
+                let c: (PartialRow) -> Tri = { Self.refuses(m, xSite, t, cross: cross, $0) }
+                if role & Self.roleMustBreak != 0, !add(value, negate: false, c) { return never }
+                if role & Self.roleMustNotBreak != 0, !add(value, negate: true, c) { return never }
+            }
         }
         return out
+    }
+
+    static let roleMustHold: UInt8 = 1, roleMustNotHold: UInt8 = 2, roleMustBreak: UInt8 = 4, roleMustNotBreak: UInt8 = 8
+
+    /// The rules `q` names with their roles, in rule order (computed once per query, so the
+    /// sets are not looked up per place).
+    func queryRoles(_ q: MoveQuery) -> [(Int, UInt8)] {
+        var roles: [(Int, UInt8)] = []
+        for r in rules.indices {
+            var role: UInt8 = 0
+            if q.mustHold.contains(r) { role |= Self.roleMustHold }
+            if q.mustNotHold.contains(r) { role |= Self.roleMustNotHold }
+            if q.mustBreak.contains(r) { role |= Self.roleMustBreak }
+            if q.mustNotBreak.contains(r) { role |= Self.roleMustNotBreak }
+            if role != 0 { roles.append((r, role)) }
+        }
+        return roles
     }
 
     /// The counters a cross-section move needs for the capacity rules the query names.
@@ -121,6 +146,7 @@ extension MoveSearch {
         requiredPins = q.mustBreak.filter { rules[$0].pins }.sorted()
         solvedRows = [:]
         destinationCache = [:]
+        currentRoles = queryRoles(q)
         var unknown = false
         for g in geometries(cross: q.crossSection) {
             let cross = g.s != g.t
@@ -225,7 +251,13 @@ extension MoveSearch {
             cache = cached
         } else {
             guard let arrangements = sourceArrangements(q, cross: cross, saturation: t) else { return .unknown }
-            cache = SolvedRows(arrangements: arrangements, rows: Array(repeating: nil, count: arrangements.count << capacityRules.count))
+            var places: [[Int]: Int] = [:]
+            let place = arrangements.map { a in
+                let id = places[[a.k, a.n]] ?? places.count
+                places[[a.k, a.n]] = id
+                return id
+            }
+            cache = SolvedRows(arrangements: arrangements, place: place, rows: Array(repeating: nil, count: places.count << capacityRules.count))
         }
         defer { if let pair { solvedRows[pair] = cache } }
         if cache.barren { return .none }
@@ -243,13 +275,13 @@ extension MoveSearch {
                 for (b, r) in capacityRules.enumerated() { counted[r] = branch & (1 << b) != 0 }
                 // A capacity the query needs broken must count the moving row.
                 if q.mustBreak.contains(where: { counted[$0] == false }) { continue }
-                let key = a << capacityRules.count + branch
+                let key = cache.place[a] << capacityRules.count + branch
                 let x: Row
                 if let cached = cache.rows[key] {
                     guard let cached else { continue }
                     x = cached
                 } else {
-                    if base == nil { base = movingRowConstraints(q, xSite, tSite, cross: cross) }
+                    if base == nil { base = movingRowConstraints(currentRoles, xSite, tSite, cross: cross) }
                     var constraints = base ?? []
                     for (b, r) in capacityRules.enumerated() {
                         let want = branch & (1 << b) != 0
@@ -512,14 +544,22 @@ extension MoveSearch {
         // A query about one place (the frozen positions) needs that place's thresholds.
         if segmentMode && q.source != nil && extraBreakpoints.isEmpty { return .unknown }
         let places = xPlaces()
+        let roles = queryRoles(q)
+        // A place with no row in a section of some profile has none in any section of it.
+        var rowless = Set<[Int]>()
         for g in geometries(cross: false) {
             for site in distinctSections(g.s, g.count) {
                 if let sourceSection = q.sourceSection, !sourceSection(site) { continue }
+                let profile = siteProfiles[site]
                 for (xk, n) in places {
                     if exhausted { return .unknown }
                     if let source = q.source, !source(xk, n) { continue }
+                    if let profile, rowless.contains([profile, xk, n]) { continue }
                     let xSite = RowSite(section: site, k: xk, n: n)
-                    guard let x = solver.solve(movingRowConstraints(q, xSite, site, cross: false)) else { continue }
+                    guard let x = solver.solve(movingRowConstraints(roles, xSite, site, cross: false)) else {
+                        if let profile { rowless.insert([profile, xk, n]) }
+                        continue
+                    }
                     let table = placedTable(g.count, site, n, x, at: xk)
                     let p = Position(section: site.index, row: xk)
                     // Moved to the other end of its section (or kept in place when alone).

@@ -86,6 +86,7 @@ struct MoveSearch {
         self.policies = policies
         self.vocabulary = vocabulary
         solver = RowSolver(vocabulary)
+        blankRow = PartialRow(tagNames: vocabulary.rowTags)
         self.budget = budget
         initialBudget = budget
         segmentMode = segments ?? (vocabulary.rowConstant >= Self.explicitRowConstantLimit
@@ -212,11 +213,13 @@ struct MoveSearch {
         var cross: Bool
     }
 
-    /// The moving rows of the frames of one profile pair: per source arrangement and capacity
-    /// branch (`arrangement << branches + branch`), unsolved (nil), solved with no row
-    /// (`.some(nil)`), or the row.
+    /// The moving rows of the frames of one profile pair: per place of the moving row (several
+    /// arrangements share one) and capacity branch (`place << branches + branch`), unsolved
+    /// (nil), solved with no row (`.some(nil)`), or the row.
     struct SolvedRows {
         var arrangements: [(Arrangement, k: Int, n: Int)]
+        /// The place (index and section length) of the moving row of each arrangement, numbered.
+        var place: [Int]
         var rows: [Row??]
         /// A frame of this pair found no candidate at all (nothing for the engine to check):
         /// every other frame of the pair finds none either, since only that check sees more
@@ -232,8 +235,11 @@ struct MoveSearch {
     /// the destination and saturation (its counters are the `max` limits the profile selects).
     var destinationCache: [[Int]: [Outcome]] = [:]
 
+    /// The rules the current ``findMove(_:)`` query names, with their roles (``queryRoles(_:)``).
+    var currentRoles: [(Int, UInt8)] = []
+
     /// An empty abstract row (nothing chosen), for settling constraints that no row changes.
-    lazy var blankRow = PartialRow(tagNames: vocabulary.rowTags)
+    let blankRow: PartialRow
 
     /// ``layouts(minimum:saturation:)`` per minimum, saturation and extra thresholds.
     var layoutCache: [[Int]: [Layout]] = [:]
