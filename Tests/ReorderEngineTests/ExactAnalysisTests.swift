@@ -269,6 +269,38 @@ import ReorderEngine
         #expect(explicit.capacityConflicts.map { [$0.max, $0.min] } == segments.capacityConflicts.map { [$0.max, $0.min] }, "\(context)", sourceLocation: sourceLocation)
     }
 
+    /// Frames of one pair of section profiles share their solved rows and destination
+    /// programme, and a pair whose frame found no candidate is not searched again
+    /// (docs/ANALYSIS.md, "Frames alike by profile"). On random policies (multi-section and
+    /// negated selectors, capacities), with explicit shapes and with segments, sharing changes
+    /// no verdict, no frozen place's cause and no witness.
+    @Test(arguments: 0..<4)
+    func framesAlikeByProfileShareTheirWork(chunk: Int) throws {
+        var gen = RandomPolicies(seed: 0xF4A3E + UInt64(chunk))
+        var compared = 0, findings = 0
+        for n in 0..<24 {
+            var policy = gen.policy()
+            Self.plantCopy(&policy, &gen, n)
+            Self.plantCapacities(&policy, &gen, n, chance: 0.3)
+            if gen.chance(0.3) {
+                policy.rules.append(RowRule(.pin(RowSelector(position: .indices([gen.int(1...3)])), anchor: nil), metadata: RuleMetadata(id: "pin-\(n)")))
+                policy.rules.append(RowRule(.keepInSection(gen.chance(0.5) ? .all : gen.rowSelector()), metadata: RuleMetadata(id: "stay-\(n)")))
+            }
+            let compiled = try CompiledPolicy(policy)
+            let segments: Bool? = n % 2 == 0 ? nil : true
+            let shared = ExactAnalysis(policy, compiled, segments: segments)
+            let alone = ExactAnalysis(policy, compiled, segments: segments, sharesFrames: false)
+            guard !shared.incomplete && !alone.incomplete else { continue }
+            compared += 1
+            findings += shared.dead.count + shared.frozen.count + shared.admitsNothing.count + (shared.doublyHeld?.count ?? 0)
+            let context = "policy \(policy.rules.map(\.kind))"
+            Self.expectSameVerdicts(shared, alone, context)
+            #expect(shared.frozen.map(\.rule) == alone.frozen.map(\.rule), "\(context)")
+            #expect(shared.frozen.map(\.witness.table) == alone.frozen.map(\.witness.table), "\(context)")
+        }
+        #expect(compared >= 16 && findings >= 5, "compared \(compared), findings \(findings)")
+    }
+
     /// Segment mode (docs/ANALYSIS.md, "Large position constants": runs between thresholds,
     /// the moving row and the slot placed by the programme) is how policies with large
     /// constants are decided; here it is forced on the same random policies as above (small

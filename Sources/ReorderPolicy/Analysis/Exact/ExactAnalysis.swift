@@ -72,12 +72,13 @@ struct ExactAnalysis {
     /// the explicit shapes do; for tests that compare the two).
     private let frozenRuns: Bool
 
-    init(_ policy: Policy, _ compiled: CompiledPolicy, work: Int = defaultWork, segments: Bool? = nil, frozenRuns: Bool = true) {
+    init(_ policy: Policy, _ compiled: CompiledPolicy, work: Int = defaultWork, segments: Bool? = nil, frozenRuns: Bool = true, sharesFrames: Bool = true) {
         self.frozenRuns = frozenRuns
         let rules = policy.rules.enumerated().map { AnalysedRule(policy: 0, index: $0.offset, meaning: $0.element.kind.meaning) }
         let vocabulary = Vocabulary([policy])
         rowConstant = vocabulary.rowConstant
         var search = MoveSearch(rules: rules, policies: [compiled], vocabulary: vocabulary, budget: work, segments: segments)
+        search.sharesFrames = sharesFrames
         if !search.searchable && vocabulary.sectionTags.count <= 12 {
             unsearchable = (vocabulary.rowConstant, vocabulary.sectionConstant)
         }

@@ -245,7 +245,7 @@ extension MoveSearch {
         // sections' profiles only, not on where the slot is: solved once per place and branch
         // for every frame of the same profiles (``solvedRows``). The arrangements depend on the
         // saturation, which the profiles fix too.
-        let pair = siteProfiles[sSite].flatMap { s in siteProfiles[tSite].map { ProfilePair(source: s, destination: $0, cross: cross) } }
+        let pair = sharesFrames ? siteProfiles[sSite].flatMap { s in siteProfiles[tSite].map { ProfilePair(source: s, destination: $0, cross: cross) } } : nil
         var cache: SolvedRows
         if let pair, let cached = solvedRows.removeValue(forKey: pair) {
             cache = cached

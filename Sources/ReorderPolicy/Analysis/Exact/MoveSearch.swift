@@ -231,6 +231,10 @@ struct MoveSearch {
     /// shared by every frame whose sections have the same profiles.
     var solvedRows: [ProfilePair: SolvedRows] = [:]
 
+    /// Whether frames of one profile pair share their work (docs/ANALYSIS.md, "Frames alike by
+    /// profile"); false only in the test that checks that sharing changes no answer.
+    var sharesFrames = true
+
     /// What the destination section can end as during one ``findMove(_:)``, per profile of
     /// the destination and saturation (its counters are the `max` limits the profile selects).
     var destinationCache: [[Int]: [Outcome]] = [:]
