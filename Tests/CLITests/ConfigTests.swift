@@ -10,9 +10,9 @@ import Testing
     static let warns = "reorder-policy: 1\nname: warns\nrules:\n  - pin: { first: 1 }\n    id: top\n  - lock: { first: 1 }\n    id: twice\n"
     /// A lock no move can shift (nothing enters its section): the enumeration looks for a shift
     /// on every table up to the bound.
-    /// The search cannot run on it (a section index of 70,000), so the enumeration stands in
+    /// The search cannot run on it (13 section tag classes), so the enumeration stands in
     /// for its locks, and the second lock is never shifted on any table it tries.
-    static let slow = "reorder-policy: 1\nname: slow\nrules:\n  - lock: { first: 1, section: 0 }\n  - lock: { section: 1 }\n  - accept: { section: 1, from: [] }\n  - pin: { section: { index: 70000 } }\n"
+    static let slow = "reorder-policy: 1\nname: slow\nrules:\n  - lock: { first: 1, section: 0 }\n  - lock: { section: 1 }\n  - accept: { section: 1, from: [] }\n  - keep-order: [{ tag: t1 }, { tag: t2 }, { tag: t3 }, { tag: t4 }, { tag: t5 }, { tag: t6 }, { tag: t7 }, { tag: t8 }, { tag: t9 }, { tag: t10 }, { tag: t11 }, { tag: t12 }, { tag: t13 }]\n"
     static let stopped = "stopped at its work budget"
 
     func project(_ config: String?, extra: [String: String] = [:]) throws -> URL {
@@ -158,7 +158,7 @@ import Testing
 @Suite struct ProgressLineTests {
     @Test func aLongAnalysisShowsProgressOnATerminalOnly() throws {
         // A lock no move can shift (nothing enters its section), in a policy the search cannot
-        // run on (a section index of 70,000): the enumeration stands in and looks for a shift
+        // run on (13 section tag classes): the enumeration stands in and looks for a shift
         // on every table up to the bound, long enough to show progress.
         let policy = try CLI.scratch("long-analysis.yaml", """
             reorder-policy: 1
@@ -167,7 +167,7 @@ import Testing
               - lock: { first: 1, section: 0 }
               - lock: { section: 1 }
               - accept: { section: 1, from: [] }
-              - pin: { section: { index: 70000 } }
+              - keep-order: [{ tag: t1 }, { tag: t2 }, { tag: t3 }, { tag: t4 }, { tag: t5 }, { tag: t6 }, { tag: t7 }, { tag: t8 }, { tag: t9 }, { tag: t10 }, { tag: t11 }, { tag: t12 }, { tag: t13 }]
             """)
         let args = ["lint", "--analysis-bound", "6x8", "--analysis-budget", "2.5", "--format", "json", policy]
         let text = try CLI.onTerminal(args, environment: ["TERM": "xterm"])

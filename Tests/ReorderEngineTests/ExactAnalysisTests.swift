@@ -269,6 +269,38 @@ import ReorderEngine
         #expect(explicit.capacityConflicts.map { [$0.max, $0.min] } == segments.capacityConflicts.map { [$0.max, $0.min] }, "\(context)", sourceLocation: sourceLocation)
     }
 
+    /// Section places by segments (one count per window around a sum of two section
+    /// thresholds, one place per run: `MoveSearch.segmentGeometries`) decide as every section
+    /// count up to 2·Cs + 2 and every place does, on random policies whose section selectors
+    /// use indices from both ends (lists, mappings, `not`, duplicate ids).
+    @Test(arguments: 0..<3)
+    func sectionSegmentsDecideAsEverySectionPlace(chunk: Int) throws {
+        var gen = RandomPolicies(seed: 0x5EC5E6 + UInt64(chunk))
+        var compared = 0, findings = 0, indexed = 0
+        for n in 0..<24 {
+            var policy = gen.policy()
+            Self.plantCopy(&policy, &gen, n)
+            Self.plantCapacities(&policy, &gen, n, chance: 0.3)
+            // A section far from one end, so that the runs between thresholds are long.
+            let far = SectionSelector.index(gen.pick([5, 7, -6, -8]))
+            switch gen.int(0...3) {
+            case 0: policy.rules.append(RowRule(.lock(RowSelector(section: far)), metadata: RuleMetadata(id: "far-\(n)")))
+            case 1: policy.rules.append(RowRule(.accept(section: far, from: gen.sectionSelector(), rows: .all), metadata: RuleMetadata(id: "far-\(n)")))
+            case 2: policy.rules.append(RowRule(.keepInSection(RowSelector(section: far)), metadata: RuleMetadata(id: "far-\(n)")))
+            default: policy.rules.append(RowRule(.capacity(section: far, max: .value(gen.int(0...2)), min: nil), metadata: RuleMetadata(id: "far-\(n)")))
+            }
+            let compiled = try CompiledPolicy(policy)
+            let places = ExactAnalysis(policy, compiled, sectionSegments: false)
+            let segments = ExactAnalysis(policy, compiled, sectionSegments: true)
+            guard !places.incomplete && !segments.incomplete else { continue }
+            compared += 1
+            indexed += Vocabulary([policy]).sectionConstant >= 5 ? 1 : 0
+            findings += places.dead.count + places.frozen.count + places.admitsNothing.count + places.selectsNothing.count + (places.doublyHeld?.count ?? 0)
+            Self.expectSameVerdicts(places, segments, "policy \(policy.rules.map(\.kind))")
+        }
+        #expect(compared >= 16 && indexed >= 16 && findings >= 5, "compared \(compared), indexed \(indexed), findings \(findings)")
+    }
+
     /// Frames of one pair of section profiles share their solved rows and destination
     /// programme, and a pair whose frame found no candidate is not searched again
     /// (docs/ANALYSIS.md, "Frames alike by profile"). On random policies (multi-section and

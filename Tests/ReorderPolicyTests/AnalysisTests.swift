@@ -238,7 +238,7 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         let exact = PolicyAnalyzer.analyze(decided, bound: AnalysisBound(sections: 6, rows: 8), budget: 0.05)
         #expect(exact.map(\.code) == [.lockDisplaced], "\(exact.map(\.message))")
         #expect(exact.first?.span.start.line == 4)
-        // Where the search cannot run (a section index of 70,000), the enumeration stands in
+        // Where the search cannot run (13 section tag classes), the enumeration stands in
         // for the locks, within its budget, and says where it stopped.
         let document = PolicyLoader.load(text: """
             reorder-policy: 1
@@ -247,7 +247,7 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
               - lock: { first: 1, section: 0 }
               - lock: { section: 1 }
               - accept: { section: 1, from: [] }
-              - pin: { section: { index: 70000 } }
+              - keep-order: [{ tag: t1 }, { tag: t2 }, { tag: t3 }, { tag: t4 }, { tag: t5 }, { tag: t6 }, { tag: t7 }, { tag: t8 }, { tag: t9 }, { tag: t10 }, { tag: t11 }, { tag: t12 }, { tag: t13 }]
             """, path: "a.yaml")
         let findings = PolicyAnalyzer.analyze(document, bound: AnalysisBound(sections: 6, rows: 8), budget: 0.05)
         let budget = try #require(findings.first { $0.message.contains("stopped at its work budget") }, "\(findings.map(\.message))")

@@ -20,13 +20,20 @@ public struct Counterexample: DiagnosticEvidence, Hashable {
     }
 
     /// The table in flow style (a table file `check` reads) and the move with its decision. A
-    /// section of more than ``longSection`` rows (a large position constant needs one) is
-    /// shown by its ends; JSON and SARIF always carry the whole table.
+    /// section of more than ``longSection`` rows, or a run of more empty sections than that (a
+    /// large position constant needs them), is shown by its ends; JSON and SARIF always carry
+    /// the whole table.
     public var lines: [String] {
-        let long = table.sections.contains { $0.rows.count > Self.longSection }
+        var run = 0, longRun = false
+        for section in table.sections {
+            let plainEmpty = section.rows.isEmpty && section.id == nil && section.kind == nil && section.tags.isEmpty && section.attributes.isEmpty
+            run = plainEmpty ? run + 1 : 0
+            if run > Self.longSection { longRun = true }
+        }
+        let long = longRun || table.sections.contains { $0.rows.count > Self.longSection }
         return ["counterexample: table: \(TableText.flow(table, elidingOver: Self.longSection))",
                 "  move: \(TableText.flow(move)), decided \(decision.rawValue)"]
-            + (long ? ["  (long sections are cut short here; '--format json' gives the whole table)"] : [])
+            + (long ? ["  (long sections and runs of empty sections are cut short here; '--format json' gives the whole table)"] : [])
     }
 
     /// The longest section the text shows whole.

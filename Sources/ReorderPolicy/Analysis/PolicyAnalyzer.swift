@@ -219,7 +219,11 @@ public struct PolicyAnalyzer {
             out.append(Diagnostic(.warning, code: .analysisBudget, message: message, file: source.path, span: Span(at: .start),
                                   help: help + " (docs/ANALYSIS.md, \"Large position constants\")"))
         }
-        if exact.budgetSpent && exact.unsearchable == nil {
+        if let tags = exact.tooManySectionTags {
+            undecided("the exact analysis did not run: this policy tells sections apart by \(tags) tag classes (tags that different selectors name), more than the \(MoveSearch.maxSectionTagClasses) whose every combination it builds; findings it would make are missing (only repeated rules are reported)",
+                      help: "name section tags in fewer distinct selectors, or select those sections by id or kind")
+        }
+        if exact.budgetSpent && exact.unsearchable == nil && exact.tooManySectionTags == nil {
             undecided("the exact analysis could not answer every question about this policy within its work budget: findings it did not decide are missing (those reported hold as stated)",
                       help: "split the policy, or use smaller position constants and capacity bounds")
         }

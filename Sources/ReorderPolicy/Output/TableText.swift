@@ -2,7 +2,8 @@
 enum TableText {
     /// The table as a one-line table file: every section's id, kind, tags and attributes, every
     /// row. With `limit`, a section of more rows shows its first and last few around a count of
-    /// the rest (for people: that line no longer loads as a table).
+    /// the rest, and a run of more empty plain sections than that shows its first and last
+    /// around their count (for people: that line no longer loads as a table).
     static func flow(_ table: Table, elidingOver limit: Int? = nil) -> String {
         let sections = table.sections.map { section -> String in
             var shown = section.rows[...]
@@ -31,7 +32,28 @@ enum TableText {
             parts.append("rows: [\(rows.joined(separator: ", "))]")
             return "{ \(parts.joined(separator: ", ")) }"
         }
-        return "{ sections: [\(sections.joined(separator: ", "))] }"
+        guard let limit else { return "{ sections: [\(sections.joined(separator: ", "))] }" }
+        // Runs of empty plain sections (a witness that needs a section far from the ends).
+        let empty = "{ rows: [] }"
+        var shown: [String] = [], run = 0
+        func flush() {
+            if run > Swift.max(2, limit) {
+                shown += [empty, "… \(run - 2) more empty sections …", empty]
+            } else {
+                shown += Array(repeating: empty, count: run)
+            }
+            run = 0
+        }
+        for section in sections {
+            if section == empty {
+                run += 1
+                continue
+            }
+            flush()
+            shown.append(section)
+        }
+        flush()
+        return "{ sections: [\(shown.joined(separator: ", "))] }"
     }
 
     /// The table as JSON in the table-file shape (SPEC §3, §8.2).

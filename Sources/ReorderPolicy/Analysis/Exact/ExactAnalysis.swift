@@ -21,6 +21,9 @@ struct ExactAnalysis {
     /// Why the search answered nothing at all, when it did not start: the position constants
     /// call for more frames than its work budget (``MoveSearch/searchable``).
     var unsearchable: (rowConstant: Int, sectionConstant: Int)? = nil
+    /// The number of section tag classes, when there are more than the search builds sections
+    /// for (``MoveSearch/maxSectionTagClasses``): then it did not start either.
+    var tooManySectionTags: Int? = nil
     /// Whether the work budget ran out (some question then went unanswered).
     var budgetSpent = false
     /// Row positions from which no row ever moves (SPEC §10.4).
@@ -72,15 +75,19 @@ struct ExactAnalysis {
     /// the explicit shapes do; for tests that compare the two).
     private let frozenRuns: Bool
 
-    init(_ policy: Policy, _ compiled: CompiledPolicy, work: Int = defaultWork, segments: Bool? = nil, frozenRuns: Bool = true, sharesFrames: Bool = true) {
+    init(_ policy: Policy, _ compiled: CompiledPolicy, work: Int = defaultWork, segments: Bool? = nil, sectionSegments: Bool? = nil, frozenRuns: Bool = true, sharesFrames: Bool = true) {
         self.frozenRuns = frozenRuns
         let rules = policy.rules.enumerated().map { AnalysedRule(policy: 0, index: $0.offset, meaning: $0.element.kind.meaning) }
         let vocabulary = Vocabulary([policy])
         rowConstant = vocabulary.rowConstant
-        var search = MoveSearch(rules: rules, policies: [compiled], vocabulary: vocabulary, budget: work, segments: segments)
+        var search = MoveSearch(rules: rules, policies: [compiled], vocabulary: vocabulary, budget: work, segments: segments, sectionSegments: sectionSegments)
         search.sharesFrames = sharesFrames
-        if !search.searchable && vocabulary.sectionTags.count <= 12 {
-            unsearchable = (vocabulary.rowConstant, vocabulary.sectionConstant)
+        if !search.searchable {
+            if vocabulary.sectionTags.count > MoveSearch.maxSectionTagClasses {
+                tooManySectionTags = vocabulary.sectionTags.count
+            } else {
+                unsearchable = (vocabulary.rowConstant, vocabulary.sectionConstant)
+            }
         }
         // Last to first: a rule found dead is left out of the questions about the rules before
         // it, so of two copies only the later is reported, and the dead rules can be deleted

@@ -81,7 +81,7 @@ struct MoveSearch {
     /// Every section selector the rules use, for telling section data apart.
     private let sectionSelectors: [SectionSelector]
 
-    init(rules: [AnalysedRule], policies: [CompiledPolicy], vocabulary: Vocabulary, budget: Int, segments: Bool? = nil) {
+    init(rules: [AnalysedRule], policies: [CompiledPolicy], vocabulary: Vocabulary, budget: Int, segments: Bool? = nil, sectionSegments: Bool? = nil) {
         self.rules = rules
         self.policies = policies
         self.vocabulary = vocabulary
@@ -91,6 +91,7 @@ struct MoveSearch {
         initialBudget = budget
         segmentMode = segments ?? (vocabulary.rowConstant >= Self.explicitRowConstantLimit
             || Self.shapeWork(vocabulary.rowConstant) > Double(budget))
+        sectionSegmentMode = sectionSegments ?? (vocabulary.sectionConstant >= Self.explicitRowConstantLimit)
         var selectors: [SectionSelector] = []
         func row(_ s: RowSelector) {
             s.alternatives?.forEach(row)
@@ -117,7 +118,7 @@ struct MoveSearch {
     lazy var sectionCandidates: [Section] = {
         var out: [Section] = []
         let tags = vocabulary.sectionTags
-        let subsets = tags.count <= 12 ? (0..<(1 << tags.count)).map { mask in tags.indices.filter { mask & (1 << $0) != 0 }.map { tags[$0] } } : [[]]
+        let subsets = tags.count <= Self.maxSectionTagClasses ? (0..<(1 << tags.count)).map { mask in tags.indices.filter { mask & (1 << $0) != 0 }.map { tags[$0] } } : [[]]
         for id in [nil] + vocabulary.sectionIDs.map(Optional.some) {
             for kind in [nil] + vocabulary.sectionKinds.map(Optional.some) {
                 for tagSet in subsets { out.append(Section(id: id, kind: kind, tags: tagSet, rows: [])) }
@@ -133,9 +134,12 @@ struct MoveSearch {
     /// position constants"): the shapes grow as C⁴ and the frames as Cs³, so `last: 80000`
     /// would otherwise build billions of them.
     var searchable: Bool {
-        vocabulary.sectionTags.count <= 12 && sectionFrameWork <= Double(initialBudget)
+        vocabulary.sectionTags.count <= Self.maxSectionTagClasses && sectionFrameWork <= Double(initialBudget)
             && (segmentMode || Self.shapeWork(vocabulary.rowConstant) <= Double(initialBudget))
     }
+
+    /// The most section tag classes the search builds sections for (every subset of them).
+    static let maxSectionTagClasses = 12
 
     /// The budget this search started with.
     let initialBudget: Int
@@ -161,7 +165,7 @@ struct MoveSearch {
     /// smallest counterexamples, but their cost grows as C⁴ while the segments' grows with the
     /// number of thresholds. At C = 12 an explicit search of a frozen-heavy policy costs
     /// about twice the segments' (0.13 s against 0.05 s), at C = 20 seventeen times, at
-    /// C = 40 a hundred and sixty (BENCHMARKS.md, "Segments from C = 12").
+    /// C = 40 a hundred and sixty (BENCHMARKS.md, "Frames alike by profile").
     static let explicitRowConstantLimit = 12
 
     /// About how many cells the explicit shapes (with the moving row and the slot) hold,
@@ -171,8 +175,16 @@ struct MoveSearch {
         return n * n * n * n / 4
     }
 
-    /// About how many frames the section places make, `(2Cs + 2)³`.
+    /// Whether section places are taken by *segments* between the section thresholds (one
+    /// section count per window around a sum of two thresholds, one place per run of places
+    /// no section selector tells apart: ``geometries(cross:)``) instead of every count up to
+    /// 2·Cs + 2 and every place: from the same constant as rows, or when a test asks for it.
+    let sectionSegmentMode: Bool
+
+    /// About how many frames the section places make: `(2Cs + 2)³`, or with section segments
+    /// the geometries themselves (a few per pair of thresholds).
     var sectionFrameWork: Double {
+        if sectionSegmentMode { return Double(Self.segmentGeometries(vocabulary.sectionBreakpoints, cross: nil).count) }
         let m = 2 * Double(vocabulary.sectionConstant) + 2
         return m * m * m
     }
@@ -248,9 +260,76 @@ struct MoveSearch {
     /// ``layouts(minimum:saturation:)`` per minimum, saturation and extra thresholds.
     var layoutCache: [[Int]: [Layout]] = [:]
 
+    /// ``geometries(cross:)`` per kind of move (0: within, 1: across, 2: either).
+    var geometryCache: [Int: [(count: Int, s: Int, t: Int)]] = [:]
+
     /// Section counts and the places of the source and destination, one per class of places
-    /// (the index below `Cs`, or the distance from the end below it, or neither).
-    func geometries(cross: Bool?) -> [(count: Int, s: Int, t: Int)] {
+    /// (the index below `Cs`, or the distance from the end below it, or neither; with section
+    /// segments, which thresholds the index and the distance from the end have passed).
+    mutating func geometries(cross: Bool?) -> [(count: Int, s: Int, t: Int)] {
+        let key = cross.map { $0 ? 1 : 0 } ?? 2
+        if let cached = geometryCache[key] { return cached }
+        let made = sectionSegmentMode ? Self.segmentGeometries(vocabulary.sectionBreakpoints, cross: cross) : explicitGeometries(cross: cross)
+        geometryCache[key] = made
+        return made
+    }
+
+    /// The geometries by section segments (docs/ANALYSIS.md, "Large position constants"). A
+    /// section selector sees a section's place only through which thresholds `p` its index
+    /// and its distance from the end have passed, so two places with the same passes are
+    /// alike, and a frame depends on its source and destination only through their passes and
+    /// their order. With `n` sections, the places are cut at each `p` and each `n − p`; their
+    /// order changes only where `n` crosses a sum of two thresholds (0 included), so the
+    /// counts within 2 of such a sum, one count in each gap between them, and one past every
+    /// threshold twice give every combination. In each run of places, its first and its last
+    /// stand for all (two distinct places of one run, in either order, when it has two).
+    static func segmentGeometries(_ p: [Int], cross: Bool?) -> [(count: Int, s: Int, t: Int)] {
+        let top = p.last ?? 0
+        let q = [0] + p
+        var counts = Set<Int>()
+        for a in q.indices {
+            for b in a..<q.count {
+                let sum = q[a] + q[b]
+                for n in Swift.max(1, sum - 2)...(sum + 2) { counts.insert(n) }
+            }
+        }
+        let windows = counts.sorted()
+        for (a, b) in zip(windows, windows.dropFirst()) where b - a > 1 { counts.insert(a + 1) }
+        counts.insert(2 * top + 3)
+        func passes(_ i: Int) -> Int {
+            var lo = 0, hi = p.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if p[mid] <= i { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+        var seen = Set<[Int]>(), out: [(Int, Int, Int)] = []
+        for n in counts.sorted() {
+            var cuts = Set([0, n])
+            for x in p where x < n {
+                cuts.insert(x)
+                cuts.insert(n - x)
+            }
+            let sorted = cuts.sorted()
+            var places: [Int] = []
+            for (a, b) in zip(sorted, sorted.dropFirst()) where b > a {
+                places.append(a)
+                if b - 1 > a { places.append(b - 1) }
+            }
+            for s in places {
+                for t in places {
+                    if let cross, cross != (s != t) { continue }
+                    let key = [passes(s), passes(n - 1 - s), passes(t), passes(n - 1 - t), s == t ? 0 : (s < t ? 1 : 2)]
+                    if seen.insert(key).inserted { out.append((n, s, t)) }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Every section count up to 2·Cs + 2 and every place, one per class.
+    private func explicitGeometries(cross: Bool?) -> [(count: Int, s: Int, t: Int)] {
         let cs = vocabulary.sectionConstant
         var seen = Set<[Int]>(), out: [(Int, Int, Int)] = []
         for count in 1...(2 * cs + 2) {

@@ -22,6 +22,9 @@ struct Vocabulary {
     /// ascending: rows whose index and distance from the end lie between the same thresholds are
     /// at places no positional test tells apart (docs/ANALYSIS.md, "Large position constants").
     var rowBreakpoints: [Int] = []
+    /// The same for a section's index and distance from the end among the sections (`index: k`
+    /// → k, k + 1; `index: -k` → k - 1, k; a section rule's `first N`/`last N` → N).
+    var sectionBreakpoints: [Int] = []
     /// An id no selector names, for plain rows.
     var plainID = "row"
 
@@ -29,7 +32,11 @@ struct Vocabulary {
         var rowIDLists: [[String]], rowKindLists: [[String]], rowTagLists: [[String]]
         var secIDLists: [[String]] = [], secKindLists: [[String]] = [], secTagLists: [[String]] = []
         let allIDs: Set<String>
-        var breakpoints = Set<Int>()
+        var breakpoints = Set<Int>(), sectionCuts = Set<Int>()
+        func sectionIndex(_ i: Int) {
+            sectionConstant = max(sectionConstant, i < 0 ? -i : i + 1)
+            sectionCuts.formUnion(i < 0 ? [-i - 1, -i] : [i, i + 1])
+        }
         /// Collects what one section mapping compares sections with, through each key's own account.
         struct SectionWords: SectionWordSink {
             var lists: [SectionAttribute: [[String]]] = [:]
@@ -43,12 +50,12 @@ struct Vocabulary {
             guard case .some(let refs)? = s else { return }
             for ref in refs {
                 switch ref {
-                case .index(let i): sectionConstant = max(sectionConstant, i < 0 ? -i : i + 1)
+                case .index(let i): sectionIndex(i)
                 case .id(let id): secIDLists.append([id])
                 case .matching(let f):
                     var heard = SectionWords()
                     f.words(into: &heard)
-                    for i in heard.indices { sectionConstant = max(sectionConstant, i < 0 ? -i : i + 1) }
+                    heard.indices.forEach(sectionIndex)
                     secIDLists += heard.lists[.id] ?? []
                     secKindLists += heard.lists[.kind] ?? []
                     secTagLists += heard.lists[.tag] ?? []
@@ -85,7 +92,9 @@ struct Vocabulary {
             for rule in policy.sectionRules {
                 switch rule.target {
                 case .sections(let s): section(s)
-                case .first(let n), .last(let n): sectionConstant = max(sectionConstant, n)
+                case .first(let n), .last(let n):
+                    sectionConstant = max(sectionConstant, n)
+                    sectionCuts.insert(n)
                 }
             }
         }
@@ -97,6 +106,7 @@ struct Vocabulary {
         rowTagLists = words.lists[.tag] ?? []
         allIDs = Set(rowIDLists.joined())
         rowBreakpoints = breakpoints.filter { $0 > 0 }.sorted()
+        sectionBreakpoints = sectionCuts.filter { $0 > 0 }.sorted()
         rowIDs = Self.classes(rowIDLists)
         rowKinds = Self.classes(rowKindLists)
         rowTags = Self.classes(rowTagLists)
