@@ -47,7 +47,10 @@ extension MoveSearch {
     /// monotone: every row then gives the same) is decided here, once: a true one is dropped,
     /// a false one makes the whole set unsatisfiable.
     func movingRowConstraints(_ roles: [(Int, UInt8)], _ xSite: RowSite, _ t: SectionSite, cross: Bool) -> [(PartialRow) -> Tri] {
-        var out: [(PartialRow) -> Tri] = []
+        // What the row must be first, what it must not be after: the solver stops at the first
+        // false constraint, and the few rules the query needs broken or holding rule out most
+        // rows (the row found is the same in any order; only the work differs).
+        var out: [(PartialRow) -> Tri] = [], after: [(PartialRow) -> Tri] = []
         let blank = blankRow
         /// Settles `value` on the blank row (negated when `negate`): true is dropped, false
         /// makes the set unsatisfiable, unknown becomes a constraint (made only then).
@@ -56,7 +59,7 @@ extension MoveSearch {
             case .yes: return true
             case .no: return false
             case .unknown:
-                out.append(negate ? { !c($0) } : c)
+                if negate { after.append { !c($0) } } else { out.append(c) }
                 return true
             }
         }
@@ -78,13 +81,15 @@ extension MoveSearch {
                 if role & Self.roleMustNotBreak != 0, !add(value, negate: true, c) { return never }
             }
         }
-        return out
+        return out + after
     }
 
     static let roleMustHold: UInt8 = 1, roleMustNotHold: UInt8 = 2, roleMustBreak: UInt8 = 4, roleMustNotBreak: UInt8 = 8
 
-    /// The rules `q` names with their roles, in rule order (computed once per query, so the
-    /// sets are not looked up per place).
+    /// The rules `q` names with their roles, computed once per query (so the sets are not
+    /// looked up per place): those that must hold or break first, in rule order, then the rest.
+    /// A place where a required rule cannot apply is then given up before the other rules are
+    /// asked.
     func queryRoles(_ q: MoveQuery) -> [(Int, UInt8)] {
         var roles: [(Int, UInt8)] = []
         for r in rules.indices {
@@ -95,7 +100,8 @@ extension MoveSearch {
             if q.mustNotBreak.contains(r) { role |= Self.roleMustNotBreak }
             if role != 0 { roles.append((r, role)) }
         }
-        return roles
+        let required = Self.roleMustHold | Self.roleMustBreak
+        return roles.filter { $0.1 & required != 0 } + roles.filter { $0.1 & required == 0 }
     }
 
     /// The counters a cross-section move needs for the capacity rules the query names.
@@ -269,7 +275,7 @@ extension MoveSearch {
             // Out of work: no "none" may come from a programme cut short.
             if exhausted { return .unknown }
             let xSite = RowSite(section: sSite, k: xk, n: n)
-            var base: [(PartialRow) -> Tri]? = nil
+            var base: [(PartialRow) -> Tri]? = nil, baseRow: Row?? = nil
             for branch in 0..<(1 << capacityRules.count) {
                 var counted: [Int: Bool] = [:]
                 for (b, r) in capacityRules.enumerated() { counted[r] = branch & (1 << b) != 0 }
@@ -282,16 +288,32 @@ extension MoveSearch {
                     x = cached
                 } else {
                     if base == nil { base = movingRowConstraints(currentRoles, xSite, tSite, cross: cross) }
-                    var constraints = base ?? []
+                    // A capacity that counts every row (or none) at this place settles its branch
+                    // on the blank row: the other branch has no row, and this one the base's.
+                    var constraints = base ?? [], settled = true, impossible = false
                     for (b, r) in capacityRules.enumerated() {
                         let want = branch & (1 << b) != 0
                         let m = rules[r].meaning
-                        constraints.append {
-                            let v = Self.counts(m, xSite, $0)
-                            return want ? v : !v
+                        switch Self.counts(m, xSite, blankRow) {
+                        case .yes: impossible = impossible || !want
+                        case .no: impossible = impossible || want
+                        case .unknown:
+                            settled = false
+                            constraints.append {
+                                let v = Self.counts(m, xSite, $0)
+                                return want ? v : !v
+                            }
                         }
                     }
-                    let row = solver.solve(constraints)
+                    let row: Row?
+                    if impossible {
+                        row = nil
+                    } else if settled {
+                        if baseRow == nil { baseRow = .some(solver.solve(base ?? [])) }
+                        row = baseRow ?? nil
+                    } else {
+                        row = solver.solve(constraints)
+                    }
                     cache.rows[key] = .some(row)
                     guard let row else { continue }
                     x = row
