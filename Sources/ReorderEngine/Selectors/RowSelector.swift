@@ -209,7 +209,17 @@ extension RowSelector {
             return items.contains { $0.mayHoldRows(in: site) }
         case .mapping(let keys):
             for key in keys {
-                if case .section(let sections) = key.form, !site.selected(by: sections) { return false }
+                switch key.form {
+                case .section(let sections):
+                    if !site.selected(by: sections) { return false }
+                case .not(let inner):
+                    // `not: { not: rows }` selects what `rows` does (how the analysis writes a
+                    // lock as a pin with an anchor): its section keys count.
+                    if case .mapping(let innerKeys) = inner.form, innerKeys.count == 1,
+                       case .not(let rows) = innerKeys[0].form, !rows.mayHoldRows(in: site) { return false }
+                case .position, .ids, .kinds, .tags, .other:
+                    break
+                }
             }
             return true
         }

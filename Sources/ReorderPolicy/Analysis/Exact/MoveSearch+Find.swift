@@ -153,6 +153,9 @@ extension MoveSearch {
         solvedRows = [:]
         destinationCache = [:]
         currentRoles = queryRoles(q)
+        optionsCache = [:]
+        inFindMove = true
+        defer { inFindMove = false }
         var unknown = false
         for g in geometries(cross: q.crossSection) {
             let cross = g.s != g.t
@@ -287,7 +290,11 @@ extension MoveSearch {
                     guard let cached else { continue }
                     x = cached
                 } else {
-                    if base == nil { base = movingRowConstraints(currentRoles, xSite, tSite, cross: cross) }
+                    if base == nil {
+                        base = movingRowConstraints(currentRoles, xSite, tSite, cross: cross)
+                        // Each rule the query names is asked once of the blank row: work.
+                        budget -= currentRoles.count
+                    }
                     // A capacity that counts every row (or none) at this place settles its branch
                     // on the blank row: the other branch has no row, and this one the base's.
                     var constraints = base ?? [], settled = true, impossible = false
@@ -578,6 +585,7 @@ extension MoveSearch {
                     if let source = q.source, !source(xk, n) { continue }
                     if let profile, rowless.contains([profile, xk, n]) { continue }
                     let xSite = RowSite(section: site, k: xk, n: n)
+                    budget -= roles.count
                     guard let x = solver.solve(movingRowConstraints(roles, xSite, site, cross: false)) else {
                         if let profile { rowless.insert([profile, xk, n]) }
                         continue

@@ -253,6 +253,11 @@ struct MoveSearch {
 
     /// The rules the current ``findMove(_:)`` query names, with their roles (``queryRoles(_:)``).
     var currentRoles: [(Int, UInt8)] = []
+    /// Whether a ``findMove(_:)`` is running (its query fixes what the caches below hold).
+    var inFindMove = false
+    /// ``options(_:start:end:_:_:)`` during one ``findMove(_:)``, per section profile, place,
+    /// shifts and counters.
+    var optionsCache: [[Int]: [(broken: UInt64, adds: [Bool], row: Row)]] = [:]
 
     /// An empty abstract row (nothing chosen), for settling constraints that no row changes.
     let blankRow: PartialRow
@@ -494,7 +499,17 @@ struct MoveSearch {
     /// The distinct effects a row can have at `site`: which required pins it breaks and which
     /// counters it adds to, each with a row that has it; rows that break a forbidden pin are out.
     mutating func options(_ site: RowSite, start: Bool, end: Bool, _ query: MoveQuery, _ counters: [Counter]) -> [(broken: UInt64, adds: [Bool], row: Row)] {
-        let blank = PartialRow(tagNames: vocabulary.rowTags)
+        // The same place of a section of the same profile, under the same shifts and counters,
+        // has the same options in every shape and frame of one ``findMove(_:)``.
+        let key = !inFindMove ? nil : siteProfiles[site.section].map { [$0, site.k, site.n, start ? 1 : 0, end ? 1 : 0] + counters.flatMap { [$0.rule, $0.max ? 1 : 0, $0.cap] } }
+        if let key, let cached = optionsCache[key] { return cached }
+        let made = makeOptions(site, start: start, end: end, query, counters)
+        if let key { optionsCache[key] = made }
+        return made
+    }
+
+    private mutating func makeOptions(_ site: RowSite, start: Bool, end: Bool, _ query: MoveQuery, _ counters: [Counter]) -> [(broken: UInt64, adds: [Bool], row: Row)] {
+        let blank = blankRow
         // Forbidden pins: decided once for a row with nothing chosen where that settles them.
         var base: [(PartialRow) -> Tri] = []
         for p in rules.indices where rules[p].pins && query.mustNotBreak.contains(p) {
