@@ -36,17 +36,7 @@ extension MoveSearch {
         let p = extraBreakpoints.isEmpty ? vocabulary.rowBreakpoints : Array(Set(vocabulary.rowBreakpoints + extraBreakpoints).filter { $0 > 0 }).sorted()
         let top = p.last ?? 0
         let q = [0] + p
-        var windows = Set<Int>()
-        for a in q.indices {
-            for b in a..<q.count {
-                let sum = q[a] + q[b]
-                for n in Swift.max(minimum, sum - t)...Swift.max(minimum, sum + t) where n < 2 * top { windows.insert(n) }
-            }
-        }
-        var sizes = windows.sorted()
-        for (a, b) in zip(sizes, sizes.dropFirst()) where b - a > 1 { windows.insert(a + 1) }
-        sizes = windows.sorted()
-        var out: [Layout] = sizes.map { n in
+        var out: [Layout] = Self.sizesNearSums(p, window: t, minimum: minimum, below: 2 * top).map { n in
             var cuts = Set([0, n])
             for x in p where x < n { cuts.insert(x); cuts.insert(n - x) }
             let sorted = cuts.sorted()
@@ -61,6 +51,25 @@ extension MoveSearch {
         for (a, b) in zip(q, q.dropFirst()).reversed() { segments.append((n - b, b - a)) }
         out.append(Layout(n: n, segments: segments))
         return out
+    }
+
+    /// The sizes a run of places cut at thresholds `p` (from both ends) must be tried at: the
+    /// order of the cuts `p` and `n − p`, and the lengths between them up to `window`, change
+    /// only near a sum of two thresholds (0 included). So every size within `window` of such a
+    /// sum, at least `minimum` and below `limit`, and one size inside each gap between them,
+    /// ascending. Row layouts and section geometries both take their sizes from here.
+    static func sizesNearSums(_ p: [Int], window: Int, minimum: Int, below limit: Int) -> [Int] {
+        let q = [0] + p
+        var sizes = Set<Int>()
+        for a in q.indices {
+            for b in a..<q.count {
+                let sum = q[a] + q[b]
+                for n in Swift.max(minimum, sum - window)...Swift.max(minimum, sum + window) where n < limit { sizes.insert(n) }
+            }
+        }
+        let windows = sizes.sorted()
+        for (a, b) in zip(windows, windows.dropFirst()) where b - a > 1 { sizes.insert(a + 1) }
+        return sizes.sorted()
     }
 
     /// The places of a moving row that the search tries, each as its index among the rows of

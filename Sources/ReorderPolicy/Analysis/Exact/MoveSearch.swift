@@ -290,17 +290,7 @@ struct MoveSearch {
     /// stand for all (two distinct places of one run, in either order, when it has two).
     static func segmentGeometries(_ p: [Int], cross: Bool?) -> [(count: Int, s: Int, t: Int)] {
         let top = p.last ?? 0
-        let q = [0] + p
-        var counts = Set<Int>()
-        for a in q.indices {
-            for b in a..<q.count {
-                let sum = q[a] + q[b]
-                for n in Swift.max(1, sum - 2)...(sum + 2) { counts.insert(n) }
-            }
-        }
-        let windows = counts.sorted()
-        for (a, b) in zip(windows, windows.dropFirst()) where b - a > 1 { counts.insert(a + 1) }
-        counts.insert(2 * top + 3)
+        let counts = Self.sizesNearSums(p, window: 2, minimum: 1, below: Int.max) + [2 * top + 3]
         func passes(_ i: Int) -> Int {
             var lo = 0, hi = p.count
             while lo < hi {
@@ -310,7 +300,7 @@ struct MoveSearch {
             return lo
         }
         var seen = Set<[Int]>(), out: [(Int, Int, Int)] = []
-        for n in counts.sorted() {
+        for n in Set(counts).sorted() {
             var cuts = Set([0, n])
             for x in p where x < n {
                 cuts.insert(x)
