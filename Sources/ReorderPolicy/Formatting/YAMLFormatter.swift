@@ -135,7 +135,7 @@ struct ByteOffsets {
                 copy.value = remap(e.value)
                 return copy
             }), span: span)
-        default: return YAMLNode(node.content, span: span)
+        case .scalar, .invalid: return YAMLNode(node.content, span: span)
         }
     }
 }
@@ -243,7 +243,7 @@ private struct Printer {
             mappingEntries(entries, indent: 0, oldIndent: r.span.start.column - 1, firstInline: false)
         case .sequence(let items) where !isFlow(r):
             sequence(items, indent: 0, oldIndent: r.span.start.column - 1)
-        default:
+        case .scalar, .sequence, .mapping, .invalid:
             startLine(0, at: r.span.start)
             current += inline(r, oldIndent: r.span.start.column - 1, newIndent: 0)
             lastLine = r.span.end.line
@@ -286,7 +286,7 @@ private struct Printer {
         case .sequence(let items) where !isFlow(v) && !items.isEmpty:
             endLine()
             sequence(items, indent: indent + 2, oldIndent: v.span.start.column - 1)
-        default:
+        case .sequence, .mapping, .invalid:
             current += " " + inline(v, oldIndent: oldIndent, newIndent: indent)
             lastLine = Swift.max(lastLine, v.span.end.line)
             endLine()
@@ -310,7 +310,7 @@ private struct Printer {
                 current += " "
                 scalarInline(item, oldIndent: oldIndent, newIndent: indent)
                 endLine()
-            default:
+            case .sequence, .mapping, .invalid:
                 current += " " + inline(item, oldIndent: oldIndent, newIndent: indent)
                 lastLine = Swift.max(lastLine, item.span.end.line)
                 endLine()

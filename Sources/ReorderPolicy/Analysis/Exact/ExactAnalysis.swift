@@ -334,7 +334,7 @@ struct ExactAnalysis {
             // of rule on every section, their rows are frozen there and nowhere else.
             case .keepOrder(let sections): named = sections
             case .keepInSection(let rows) where rows.alternatives == nil: named = rows.section
-            default: break
+            case .hold, .keepInSection, .accept, .capacity: break
             }
             if let named, named != .all, !classes.contains(named) {
                 classes.append(named)

@@ -337,7 +337,7 @@ extension MoveSearch {
                         checked = true
                         switch verify(q, count, sSite, rows, tSite, [], from: xIndex, to: j, cross: false) {
                         case .found(let w): return .found(w)
-                        default: unknown = true
+                        case .none, .unknown: unknown = true
                         }
                     }
                     continue
@@ -370,7 +370,7 @@ extension MoveSearch {
                         checked = true
                         switch verify(q, count, sSite, rows, tSite, to.rows, from: xIndex, to: slot, cross: true) {
                         case .found(let w): return .found(w)
-                        default: unknown = true
+                        case .none, .unknown: unknown = true
                         }
                     }
                 }
