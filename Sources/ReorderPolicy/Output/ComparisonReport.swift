@@ -153,7 +153,7 @@ public enum ComparisonReport {
     private static func changeLines(_ change: PolicyComparison.Change, _ policies: (old: CompiledPolicy, new: CompiledPolicy)?, style: TerminalStyle) -> [String] {
         var out = [""]
         out.append("  " + style.bold("\(change.old.kind.rawValue) → \(change.new.kind.rawValue)") + ":  " + DecisionText.move(change.move))
-        out.append("  table: " + TableText.flow(change.table).visible)
+        out.append("  table: " + TableText.flow(change.table, elidingOver: Counterexample.longSection).visible)
         for (label, decision, policy) in [("old", change.old, policies?.old), ("new", change.new, policies?.new)] {
             out.append("  " + style.bold(label) + "  " + (DecisionText.lines(decision, style: style).first ?? ""))
             for line in DecisionText.lines(decision, style: style).dropFirst() { out.append("     " + line) }
@@ -226,7 +226,7 @@ public enum ComparisonReport {
                 out += "::notice file=\(DiagnosticRenderer.escapeProperty(file)),line=1,col=1,title=\(DiagnosticRenderer.escapeProperty("reorder-policy compare"))::\(DiagnosticRenderer.escapeData("policy \(what)"))\n"
             case .compared(let c):
                 for change in c.changes {
-                    let what = "\(change.old.kind.rawValue) → \(change.new.kind.rawValue) on \(TableText.flow(change.table)), move \(DecisionText.move(change.move))"
+                    let what = "\(change.old.kind.rawValue) → \(change.new.kind.rawValue) on \(TableText.flow(change.table, elidingOver: Counterexample.longSection)), move \(DecisionText.move(change.move))"
                     var places: [(String, Int, Int, String)] = []
                     // The new version's rules by id: a rule of the old version that the new one
                     // still has (by id) is annotated where it now is.

@@ -178,7 +178,10 @@ struct ChangeFinder {
     /// can be dropped on a section that one pins while none of the sections it shifts is pinned
     /// by the other. Tables of up to `2·Cs + 2` sections suffice (docs/ANALYSIS.md).
     mutating func sectionDifferences() {
-        guard search.searchable else {
+        // Section moves are tried on every count and place up to 2·Cs + 2 (row moves use section
+        // segments from Cs = 12; section moves do not yet, so a large section constant leaves
+        // them undecided rather than trying billions of tables).
+        guard search.searchable && !search.sectionSegmentMode else {
             if !policies[0].policy.sectionRules.isEmpty || !policies[1].policy.sectionRules.isEmpty { undecided = true }
             return
         }
@@ -227,8 +230,9 @@ struct ChangeFinder {
         let nearest = policies[0].policy.retarget == .nearest ? 0 : 1
         // Sections.
         let bound = 2 * vocabulary.sectionConstant + 3
-        if !search.searchable { retargetUnknown = true }
-        if search.searchable && bound >= 3 {
+        let sectionsSearchable = search.searchable && !search.sectionSegmentMode
+        if !sectionsSearchable { retargetUnknown = true }
+        if sectionsSearchable && bound >= 3 {
             sections: for count in 3...bound {
                 for a in 0..<count {
                     guard let mover = section(at: a, of: count, where: { !sectionStatus(nearest, $0).held }) else { continue }

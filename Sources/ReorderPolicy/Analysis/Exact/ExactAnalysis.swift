@@ -13,6 +13,8 @@ struct ExactAnalysis {
     /// The largest row position constant (``Vocabulary/rowConstant``): a row further in than
     /// this from both ends is at no place a selector names.
     let rowConstant: Int
+    /// The same for section positions.
+    let sectionConstant: Int
     /// Whether no row can move anywhere on any table (every move of every row that can be picked
     /// up is refused): then no lock's row is ever shifted either.
     var nothingMoves = false
@@ -24,6 +26,9 @@ struct ExactAnalysis {
     /// The number of section tag classes, when there are more than the search builds sections
     /// for (``MoveSearch/maxSectionTagClasses``): then it did not start either.
     var tooManySectionTags: Int? = nil
+    /// Whether some section rule was not decided dead or alive (section moves are not searched
+    /// by segments yet: a section constant of 12 or more leaves them undecided).
+    var sectionRulesUndecided = false
     /// Whether the work budget ran out (some question then went unanswered).
     var budgetSpent = false
     /// Row positions from which no row ever moves (SPEC §10.4).
@@ -80,6 +85,7 @@ struct ExactAnalysis {
         let rules = policy.rules.enumerated().map { AnalysedRule(policy: 0, index: $0.offset, meaning: $0.element.kind.meaning) }
         let vocabulary = Vocabulary([policy])
         rowConstant = vocabulary.rowConstant
+        sectionConstant = vocabulary.sectionConstant
         var search = MoveSearch(rules: rules, policies: [compiled], vocabulary: vocabulary, budget: work, segments: segments, sectionSegments: sectionSegments)
         search.sharesFrames = sharesFrames
         if !search.searchable {
@@ -239,7 +245,11 @@ struct ExactAnalysis {
             guard let a = try? CompiledPolicy(kept), let b = try? CompiledPolicy(without) else { continue }
             var finder = ChangeFinder(old: a, new: b, work: search.budget)
             finder.sectionDifferences()
-            if finder.undecided { incomplete = true; continue }
+            if finder.undecided {
+                incomplete = true
+                sectionRulesUndecided = true
+                continue
+            }
             if finder.seeds.isEmpty {
                 deadSectionRules.insert(i, at: 0)
                 kept = without
