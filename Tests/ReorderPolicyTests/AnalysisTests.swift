@@ -221,6 +221,14 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         #expect((sections?[0]["rows"] as? [String])?.count == 200)
         let short = Counterexample(table: Table(sections: [Section(rows: Array(rows.prefix(64)))]), move: example.move, decision: .rejected, rules: ["r"])
         #expect(short.lines.count == 2 && !short.lines[0].contains("more rows"))
+        // A section far from the ends (a section index of 300) needs runs of empty sections:
+        // shown by their ends and their count; a run of 64 is shown whole.
+        let far = Counterexample(table: Table(sections: [Section(rows: [Row(id: "a")])] + Array(repeating: Section(rows: []), count: 298) + [Section(id: "S", rows: [])]),
+                                 move: .row(from: Position(section: 0, row: 0), to: Position(section: 299, row: 0)), decision: .allowed, rules: [])
+        #expect(far.lines[0] == "counterexample: table: { sections: [{ rows: [a] }, { rows: [] }, … 296 more empty sections …, { rows: [] }, { id: S, rows: [] }] }", "\(far.lines[0])")
+        #expect(far.lines.count == 3)
+        let near = Counterexample(table: Table(sections: [Section(rows: [Row(id: "a")])] + Array(repeating: Section(rows: []), count: 64)), move: far.move, decision: .allowed, rules: [])
+        #expect(near.lines.count == 2 && !near.lines[0].contains("more empty sections"))
     }
 
     @Test func theSearchDecidesLocksAndTheEnumerationOnlyStandsIn() throws {

@@ -24,13 +24,7 @@ public struct Counterexample: DiagnosticEvidence, Hashable {
     /// large position constant needs them), is shown by its ends; JSON and SARIF always carry
     /// the whole table.
     public var lines: [String] {
-        var run = 0, longRun = false
-        for section in table.sections {
-            let plainEmpty = section.rows.isEmpty && section.id == nil && section.kind == nil && section.tags.isEmpty && section.attributes.isEmpty
-            run = plainEmpty ? run + 1 : 0
-            if run > Self.longSection { longRun = true }
-        }
-        let long = longRun || table.sections.contains { $0.rows.count > Self.longSection }
+        let long = TableText.elides(table, over: Self.longSection)
         return ["counterexample: table: \(TableText.flow(table, elidingOver: Self.longSection))",
                 "  move: \(TableText.flow(move)), decided \(decision.rawValue)"]
             + (long ? ["  (long sections and runs of empty sections are cut short here; '--format json' gives the whole table)"] : [])

@@ -34,26 +34,42 @@ enum TableText {
         }
         guard let limit else { return "{ sections: [\(sections.joined(separator: ", "))] }" }
         // Runs of empty plain sections (a witness that needs a section far from the ends).
-        let empty = "{ rows: [] }"
         var shown: [String] = [], run = 0
         func flush() {
-            if run > Swift.max(2, limit) {
-                shown += [empty, "… \(run - 2) more empty sections …", empty]
+            if run > limit {
+                shown += ["{ rows: [] }", "… \(run - 2) more empty sections …", "{ rows: [] }"]
             } else {
-                shown += Array(repeating: empty, count: run)
+                shown += Array(repeating: "{ rows: [] }", count: run)
             }
             run = 0
         }
-        for section in sections {
-            if section == empty {
+        for (section, text) in zip(table.sections, sections) {
+            if isPlainAndEmpty(section) {
                 run += 1
                 continue
             }
             flush()
-            shown.append(section)
+            shown.append(text)
         }
         flush()
         return "{ sections: [\(shown.joined(separator: ", "))] }"
+    }
+
+    /// Whether ``flow(_:elidingOver:)`` cuts anything of `table` short at `limit`: a section of
+    /// more rows, or a run of more empty plain sections.
+    static func elides(_ table: Table, over limit: Int) -> Bool {
+        var run = 0
+        for section in table.sections {
+            if section.rows.count > limit { return true }
+            run = isPlainAndEmpty(section) ? run + 1 : 0
+            if run > limit { return true }
+        }
+        return false
+    }
+
+    /// A section with no rows and no id, kind, tags or attributes: `{ rows: [] }`.
+    private static func isPlainAndEmpty(_ section: Section) -> Bool {
+        section.rows.isEmpty && section.id == nil && section.kind == nil && section.tags.isEmpty && section.attributes.isEmpty
     }
 
     /// The table as JSON in the table-file shape (SPEC §3, §8.2).

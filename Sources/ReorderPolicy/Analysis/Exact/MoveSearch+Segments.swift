@@ -37,10 +37,7 @@ extension MoveSearch {
         let top = p.last ?? 0
         let q = [0] + p
         var out: [Layout] = Self.sizesNearSums(p, window: t, minimum: minimum, below: 2 * top).map { n in
-            var cuts = Set([0, n])
-            for x in p where x < n { cuts.insert(x); cuts.insert(n - x) }
-            let sorted = cuts.sorted()
-            return Layout(n: n, segments: zip(sorted, sorted.dropFirst()).map { (k: $0, length: $1 - $0) })
+            Layout(n: n, segments: Self.runs(p, n).map { (k: $0.k, length: $0.length) })
         }
         // n ≥ 2·pₘ: the head runs, the middle, the tail runs (mirrored), in a representative
         // section of 2·pₘ + 1 rows whose middle row stands for the whole middle run.
@@ -51,6 +48,19 @@ extension MoveSearch {
         for (a, b) in zip(q, q.dropFirst()).reversed() { segments.append((n - b, b - a)) }
         out.append(Layout(n: n, segments: segments))
         return out
+    }
+
+    /// The runs of `n` places cut at each threshold of `p` from the start and from the end (at
+    /// `x` and `n − x`): places of one run pass the same thresholds both ways. Each run as its
+    /// first place and its length, in order; none is empty.
+    static func runs(_ p: [Int], _ n: Int) -> [(k: Int, length: Int)] {
+        var cuts = Set([0, n])
+        for x in p where x < n {
+            cuts.insert(x)
+            cuts.insert(n - x)
+        }
+        let sorted = cuts.sorted()
+        return zip(sorted, sorted.dropFirst()).map { (k: $0, length: $1 - $0) }
     }
 
     /// The sizes a run of places cut at thresholds `p` (from both ends) must be tried at: the

@@ -92,6 +92,7 @@ struct MoveSearch {
         segmentMode = segments ?? (vocabulary.rowConstant >= Self.explicitRowConstantLimit
             || Self.shapeWork(vocabulary.rowConstant) > Double(budget))
         sectionSegmentMode = sectionSegments ?? (vocabulary.sectionConstant >= Self.explicitRowConstantLimit)
+        sectionFrameWork = Self.sectionFrameWork(vocabulary, segments: sectionSegmentMode)
         var selectors: [SectionSelector] = []
         func row(_ s: RowSelector) {
             s.alternatives?.forEach(row)
@@ -182,9 +183,12 @@ struct MoveSearch {
     let sectionSegmentMode: Bool
 
     /// About how many frames the section places make: `(2Cs + 2)³`, or with section segments
-    /// the geometries themselves (a few per pair of thresholds).
-    var sectionFrameWork: Double {
-        if sectionSegmentMode { return Double(Self.segmentGeometries(vocabulary.sectionBreakpoints, cross: nil).count) }
+    /// the geometries themselves (a few per pair of thresholds). Computed once, at the start:
+    /// ``searchable`` asks it before every question.
+    let sectionFrameWork: Double
+
+    static func sectionFrameWork(_ vocabulary: Vocabulary, segments: Bool) -> Double {
+        if segments { return Double(segmentGeometries(vocabulary.sectionBreakpoints, cross: nil).count) }
         let m = 2 * Double(vocabulary.sectionConstant) + 2
         return m * m * m
     }
@@ -301,16 +305,10 @@ struct MoveSearch {
         }
         var seen = Set<[Int]>(), out: [(Int, Int, Int)] = []
         for n in Set(counts).sorted() {
-            var cuts = Set([0, n])
-            for x in p where x < n {
-                cuts.insert(x)
-                cuts.insert(n - x)
-            }
-            let sorted = cuts.sorted()
             var places: [Int] = []
-            for (a, b) in zip(sorted, sorted.dropFirst()) where b > a {
-                places.append(a)
-                if b - 1 > a { places.append(b - 1) }
+            for run in runs(p, n) {
+                places.append(run.k)
+                if run.length > 1 { places.append(run.k + run.length - 1) }
             }
             for s in places {
                 for t in places {
