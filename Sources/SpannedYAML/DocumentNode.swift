@@ -5,6 +5,8 @@
 public protocol DocumentNode {
     /// A sequence's items.
     associatedtype Items: Collection where Items.Element == Self
+    /// A mapping's entries, walked in order without building an array.
+    associatedtype Entries: Sequence where Entries.Element == DocumentEntry<Self>
 
     /// Where the node is.
     var span: Span { get }
@@ -15,7 +17,7 @@ public protocol DocumentNode {
     /// The items, if the node is a sequence.
     var sequence: Items? { get }
     /// The entries in order, if the node is a mapping.
-    var entries: [DocumentEntry<Self>]? { get }
+    var entries: Entries? { get }
     /// True for a node already reported as an error.
     var isInvalid: Bool { get }
     /// A word for the node's type, for "expected X, found Y" messages.
@@ -44,8 +46,8 @@ public struct DocumentEntry<Node: DocumentNode> {
 }
 
 extension YAMLNode: DocumentNode {
-    public var entries: [DocumentEntry<YAMLNode>]? {
-        mapping?.map { DocumentEntry(key: $0.key, value: $0.value, name: $0.name) }
+    public var entries: LazyMapSequence<[YAMLEntry], DocumentEntry<YAMLNode>>? {
+        mapping?.lazy.map { DocumentEntry(key: $0.key, value: $0.value, name: $0.name) }
     }
 
     public var plainInteger: Int? {

@@ -220,7 +220,9 @@ public struct JSONDocument: Sendable {
         private mutating func object(depth: Int) throws(Problem) {
             let token = try open(.object, depth: depth)
             if i < bytes.count, bytes[i] == UInt8(ascii: "}") { return close(token, count: 0) }
-            var keys: [Int] = []
+            // The object's keys are found on the tape (each key's value ends where the next key
+            // starts), so a small object allocates nothing; a large one keeps a set of names.
+            var count = 0
             var names: Set<String> = []
             while true {
                 skipSpace()
@@ -228,7 +230,8 @@ public struct JSONDocument: Sendable {
                     throw problem(.yamlSyntax, "expected an object key (a double-quoted string), found \(found)")
                 }
                 try string()
-                try checkRepeated(key: tape.count - 1, keys: &keys, names: &names)
+                try checkRepeated(key: tape.count - 1, object: token, count: count, names: &names)
+                count += 1
                 skipSpace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw problem(.yamlSyntax, "expected ':' after an object key, found \(found)") }
                 i += 1
@@ -241,30 +244,48 @@ public struct JSONDocument: Sendable {
                     continue
                 }
                 guard bytes[i] == UInt8(ascii: "}") else { throw problem(.yamlSyntax, "expected ',' or '}' in an object, found \(found)") }
-                return close(token, count: keys.count)
+                return close(token, count: count)
             }
         }
 
-        /// SPEC §4: a key once per object. Small objects compare bytes; large ones keep a set.
-        private func checkRepeated(key: Int, keys: inout [Int], names: inout Set<String>) throws(Problem) {
+        /// SPEC §4: a key once per object. `key` is the `count`-th key of the object whose token
+        /// is `object`; the earlier ones are on the tape, each after the previous key's value.
+        /// Small objects compare bytes; large ones keep a set.
+        private func checkRepeated(key: Int, object: Int, count: Int, names: inout Set<String>) throws(Problem) {
             let t = tape[key]
             var repeated: Int?
-            if keys.count < 16 {
-                repeated = keys.first { k in
+            if count < 16 {
+                var k = object + 1
+                for _ in 0..<count {
                     let u = tape[k]
-                    if !u.escaped && !t.escaped { return bytes[u.start..<u.end].elementsEqual(bytes[t.start..<t.end]) }
-                    return text(u) == text(t)
+                    let same = !u.escaped && !t.escaped
+                        ? bytes[u.start..<u.end].elementsEqual(bytes[t.start..<t.end])
+                        : text(u) == text(t)
+                    if same {
+                        repeated = k
+                        break
+                    }
+                    k = tape[k + 1].next
                 }
             } else {
-                if names.isEmpty { names = Set(keys.map { text(tape[$0]) }) }
+                var k = object + 1
+                if names.isEmpty {
+                    for _ in 0..<count {
+                        names.insert(text(tape[k]))
+                        k = tape[k + 1].next
+                    }
+                }
                 let name = text(t)
-                if !names.insert(name).inserted { repeated = keys.first { text(tape[$0]) == name } }
+                if !names.insert(name).inserted {
+                    k = object + 1
+                    while text(tape[k]) != name { k = tape[k + 1].next }
+                    repeated = k
+                }
             }
             if let repeated {
                 let line = lineStarts.lastIndex { $0 <= tape[repeated].start }.map { $0 + 1 } ?? 1
                 throw Problem(code: .duplicateKey, message: "duplicate key '\(text(t))' (first at line \(line))", start: t.start, at: t.end)
             }
-            keys.append(key)
         }
 
         private func text(_ t: Token) -> String { JSONNode.stringText(bytes, t) }
@@ -445,19 +466,8 @@ public struct JSONNode: DocumentNode, Sendable {
         token.kind == .array ? Items(storage: storage, parent: index) : nil
     }
 
-    @inlinable public var entries: [DocumentEntry<JSONNode>]? {
-        let t = token
-        guard t.kind == .object else { return nil }
-        var result: [DocumentEntry<JSONNode>] = []
-        result.reserveCapacity(t.count)
-        var k = index + 1
-        while k < t.next {
-            let key = JSONNode(storage: storage, index: k)
-            let value = JSONNode(storage: storage, index: k + 1)
-            result.append(DocumentEntry(key: key, value: value, name: storage.bytes.withUnsafeBufferPointer { Self.stringText($0, storage.tape[k]) }))
-            k = storage.tape[k + 1].next
-        }
-        return result
+    @inlinable public var entries: Entries? {
+        token.kind == .object ? Entries(storage: storage, parent: index) : nil
     }
 
     public var isInvalid: Bool { false }
@@ -479,12 +489,49 @@ public struct JSONNode: DocumentNode, Sendable {
     public var tree: YAMLNode {
         switch token.kind {
         case .object:
-            return YAMLNode(.mapping((entries ?? []).map { YAMLEntry(key: $0.key.tree, value: $0.value.tree) }), span: span)
+            return YAMLNode(.mapping(Entries(storage: storage, parent: index).map { YAMLEntry(key: $0.key.tree, value: $0.value.tree) }), span: span)
         case .array:
             return YAMLNode(.sequence(Items(storage: storage, parent: index).map(\.tree)), span: span)
         case .string, .number, .literal:
             // Both are present for a scalar token.
             return YAMLNode(.scalar(scalar!, scalarStyle!), span: span)
+        }
+    }
+
+    /// The entries of an object, walked on the tape: each key, then its value, whose subtree
+    /// ends where the next key starts.
+    public struct Entries: Sequence, Sendable {
+        @usableFromInline let storage: JSONDocument.Storage
+        @usableFromInline let parent: Int
+
+        @usableFromInline init(storage: JSONDocument.Storage, parent: Int) {
+            self.storage = storage
+            self.parent = parent
+        }
+
+        @inlinable public var underestimatedCount: Int { storage.tape[parent].count }
+
+        @inlinable public func makeIterator() -> Iterator { Iterator(storage: storage, k: parent + 1, end: storage.tape[parent].next) }
+
+        public struct Iterator: IteratorProtocol {
+            @usableFromInline let storage: JSONDocument.Storage
+            @usableFromInline var k: Int
+            @usableFromInline let end: Int
+
+            @usableFromInline init(storage: JSONDocument.Storage, k: Int, end: Int) {
+                self.storage = storage
+                self.k = k
+                self.end = end
+            }
+
+            @inlinable public mutating func next() -> DocumentEntry<JSONNode>? {
+                guard k < end else { return nil }
+                let key = JSONNode(storage: storage, index: k)
+                let value = JSONNode(storage: storage, index: k + 1)
+                let name = storage.bytes.withUnsafeBufferPointer { JSONNode.stringText($0, storage.tape[k]) }
+                k = storage.tape[k + 1].next
+                return DocumentEntry(key: key, value: value, name: name)
+            }
         }
     }
 

@@ -29,26 +29,32 @@ struct NodeDecoder {
             mismatch(node, expected: "a mapping for \(context)")
             return nil
         }
-        var result = KnownEntries<Node>()
-        for entry in entries {
-            if known.contains(entry.name) {
-                result.entries.append(entry)
-            } else {
-                var message = "unknown key '\(entry.name)' in \(context)"
-                if let guess = Self.closest(to: entry.name, in: known) { message += "; did you mean '\(guess)'?" }
-                error(.unknownKey, message, entry.key, help: "known keys: \(known.map { "'\($0)'" }.joined(separator: ", "))")
-            }
+        var unknown = false
+        for entry in entries where !known.contains(entry.name) {
+            unknown = true
+            var message = "unknown key '\(entry.name)' in \(context)"
+            if let guess = Self.closest(to: entry.name, in: known) { message += "; did you mean '\(guess)'?" }
+            error(.unknownKey, message, entry.key, help: "known keys: \(known.map { "'\($0)'" }.joined(separator: ", "))")
         }
-        return result
+        return KnownEntries(all: entries, known: unknown ? known : nil)
     }
 
-    /// A mapping's known entries by name. A few keys at most, so a scan beats hashing (it is
-    /// on the request path: every section of every table).
+    /// A mapping's known entries by name, found by walking its entries again: a few keys at
+    /// most, on the request path for every section of every table, so nothing is collected.
     struct KnownEntries<Node: DocumentNode> {
-        var entries: [DocumentEntry<Node>] = []
+        let all: Node.Entries
+        /// The known keys when the mapping also has unknown ones (else every entry is known).
+        let known: [String]?
+
+        /// The known entries in order.
+        var entries: [DocumentEntry<Node>] { all.filter { known?.contains($0.name) ?? true } }
 
         /// The entry named `name` (the last, should a file repeat a key it was told about).
-        subscript(_ name: String) -> DocumentEntry<Node>? { entries.last { $0.name == name } }
+        subscript(_ name: String) -> DocumentEntry<Node>? {
+            var found: DocumentEntry<Node>?
+            for entry in all where entry.name == name { found = entry }
+            return found
+        }
     }
 
     /// The scalar's text; empty plain scalars (a key with no value) count as missing values.
