@@ -115,8 +115,10 @@ extension BoundPolicy {
 
     /// The verdict of ``evaluateRowRule(_:_:_:)`` once `broken` is known.
     func wordRowRule(_ index: Int, _ from: Position, _ to: Position, broken: Bool) -> RuleFinding {
-        let check = RowCheck(bound: self, effects: effects[index], from: from, to: to, broken: broken)
-        switch compiled.rules[index].word(check) {
+        let wording = withUnsafePointer(to: self) { bound in
+            compiled.rules[index].word(RowCheck(bound: bound, rule: index, from: from, to: to, broken: broken))
+        }
+        switch wording {
         case .notApplicable(let reason): return broken ? .violated(reason) : .notApplicable(reason)
         case .applies(let reason): return broken ? .violated(reason) : .pass(reason)
         }

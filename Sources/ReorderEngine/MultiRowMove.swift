@@ -131,7 +131,7 @@ extension BoundPolicy {
     func multiViolations(_ move: MultiRowMove, to: Position, reasons: Bool) -> [Violation] {
         var out: [Violation] = []
         for index in effects.indices where breaks(effects[index], block: move, to: to) {
-            let reason = reasons ? compiled.rules[index].word(BlockCheck(bound: self, effects: effects[index], move: move, to: to)) : ""
+            let reason = reasons ? withUnsafePointer(to: self) { compiled.rules[index].word(BlockCheck(bound: $0, rule: index, move: move, to: to)) } : ""
             out.append(Violation(compiled.rowRuleReferences[index], reason: reason))
         }
         return out
