@@ -41,23 +41,42 @@ public struct JSONDocument: Sendable {
         }
     }
 
-    /// Immutable once read; shared by every node.
-    @usableFromInline final class Storage: Sendable {
-        @usableFromInline let bytes: [UInt8]
-        @usableFromInline let tape: [Token]
+    /// Immutable once read; owns the bytes and the tape its nodes point into.
+    ///
+    /// Nodes hold plain pointers, not a reference: a reference counted per node cost a retain
+    /// and a release for every row of every request (perf: about a sixth of decoding a 1,000-row
+    /// table). So a node is valid only while its document lives, which ``JSONDocument/withRoot(_:)``
+    /// guarantees for the nodes it hands out.
+    @usableFromInline final class Storage: @unchecked Sendable {
+        @usableFromInline let bytes: UnsafeMutableBufferPointer<UInt8>
+        @usableFromInline let tape: UnsafeMutablePointer<Token>
         let marks: MarkTable
 
-        init(bytes: [UInt8], tape: [Token], marks: MarkTable) {
-            self.bytes = bytes
+        init(bytes source: [UInt8], tape: UnsafeMutablePointer<Token>, marks: MarkTable) {
+            bytes = .allocate(capacity: source.count)
+            _ = bytes.initialize(from: source)
             self.tape = tape
             self.marks = marks
+        }
+
+        deinit {
+            bytes.deallocate()
+            tape.deallocate()
+        }
+
+        @usableFromInline var place: JSONNode.Place {
+            JSONNode.Place(tape: UnsafePointer(tape), bytes: UnsafeBufferPointer(bytes), storage: Unmanaged.passUnretained(self))
         }
     }
 
     let storage: Storage
 
-    /// The root value.
-    public var root: JSONNode { JSONNode(storage: storage, index: 0) }
+    /// Calls `body` with the root value. The nodes are valid only inside `body`: they point
+    /// into the document, which `body` must not let them outlive.
+    public func withRoot<R, E: Error>(_ body: (JSONNode) throws(E) -> R) throws(E) -> R {
+        defer { withExtendedLifetime(storage) {} }
+        return try body(JSONNode(storage.place, index: 0))
+    }
 
     /// Reads `bytes`, or gives the first problem.
     public static func read(_ bytes: [UInt8], file: String, maxDepth: Int = YAMLLimits.policy.maxDepth) -> Result<JSONDocument, Diagnostic> {
@@ -68,8 +87,9 @@ public struct JSONDocument: Sendable {
             var reader = Reader(buffer, maxDepth: maxDepth)
             do throws(Reader.Problem) {
                 try reader.document()
-                return .success(JSONDocument(storage: Storage(bytes: bytes, tape: reader.tape, marks: reader.marks(bytes))))
+                return .success(JSONDocument(storage: Storage(bytes: bytes, tape: reader.tape.base, marks: reader.marks(bytes))))
             } catch {
+                reader.tape.base.deallocate()
                 let marks = reader.marks(bytes)
                 let span = Span(start: marks.mark(error.start ?? error.at), end: marks.mark(error.at))
                 return .failure(Diagnostic(code: error.code, message: error.message, file: file, span: span))
@@ -79,7 +99,7 @@ public struct JSONDocument: Sendable {
 
     /// Reads `bytes` into a ``YAMLNode`` tree, or gives the first problem.
     public static func parse(_ bytes: [UInt8], file: String, maxDepth: Int = YAMLLimits.policy.maxDepth) -> Result<YAMLNode, Diagnostic> {
-        read(bytes, file: file, maxDepth: maxDepth).map(\.root.tree)
+        read(bytes, file: file, maxDepth: maxDepth).map { $0.withRoot(\.tree) }
     }
 
     /// Byte offsets to marks: lines, and Unicode scalars counted as libyaml counts them.
@@ -115,6 +135,37 @@ public struct JSONDocument: Sendable {
         }
     }
 
+    /// The tape while it is written: a growing buffer that ``Storage`` takes over whole (the
+    /// reader deallocates it when reading fails).
+    struct Tape {
+        private(set) var base: UnsafeMutablePointer<Token>
+        private(set) var count = 0
+        private var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = Swift.max(capacity, 16)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        @inline(__always)
+        mutating func append(_ token: Token) {
+            if count == capacity {
+                let grown = UnsafeMutablePointer<Token>.allocate(capacity: capacity * 2)
+                grown.moveInitialize(from: base, count: count)
+                base.deallocate()
+                base = grown
+                capacity *= 2
+            }
+            (base + count).initialize(to: token)
+            count += 1
+        }
+
+        subscript(_ i: Int) -> Token {
+            get { base[i] }
+            nonmutating set { base[i] = newValue }
+        }
+    }
+
     /// One pass over the bytes into the tape.
     struct Reader {
         struct Problem: Error {
@@ -129,7 +180,7 @@ public struct JSONDocument: Sendable {
         let bytes: UnsafeBufferPointer<UInt8>
         let maxDepth: Int
         var i = 0
-        var tape: [Token] = []
+        var tape: Tape
         var lineStarts = [0]
         var ascii = true
 
@@ -137,7 +188,7 @@ public struct JSONDocument: Sendable {
             self.bytes = bytes
             self.maxDepth = maxDepth
             // About one value in four bytes in a dense body ([3, 10]); a guess, not a bound.
-            tape.reserveCapacity(bytes.count / 4)
+            tape = Tape(capacity: bytes.count / 4)
         }
 
         func marks(_ bytes: [UInt8]) -> MarkTable {
@@ -176,6 +227,7 @@ public struct JSONDocument: Sendable {
             return b < 0x80 ? "byte 0x\(String(b, radix: 16, uppercase: true))" : "a non-ASCII character"
         }
 
+        @inline(__always)
         mutating func skipSpace() {
             while i < bytes.count {
                 switch bytes[i] {
@@ -309,6 +361,7 @@ public struct JSONDocument: Sendable {
             }
         }
 
+        @inline(__always)
         private mutating func scalar(_ kind: Token.Kind, from start: Int, escaped: Bool = false) {
             tape.append(Token(kind: kind, escaped: escaped, start: start, end: i, next: tape.count + 1))
         }
@@ -362,6 +415,7 @@ public struct JSONDocument: Sendable {
 
         /// A double-quoted string, checked (escapes, UTF-8) but not decoded; the reader stands
         /// on the opening quote.
+        @inline(__always)
         private mutating func string() throws(Problem) {
             let open = i
             i += 1
@@ -428,29 +482,45 @@ public struct JSONDocument: Sendable {
 }
 
 /// A value of a ``JSONDocument``: a place on its tape. Strings are made only when asked for.
-public struct JSONNode: DocumentNode, Sendable {
+/// Valid only inside the ``JSONDocument/withRoot(_:)`` call that handed it out.
+public struct JSONNode: DocumentNode, @unchecked Sendable {
+    /// Where a document's tape and bytes are: plain pointers, so copying a node, walking a
+    /// list or reading a scalar touches no reference count.
+    @usableFromInline struct Place {
+        @usableFromInline let tape: UnsafePointer<JSONDocument.Token>
+        @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
+        /// For spans (the mark table) only; not retained.
+        @usableFromInline let storage: Unmanaged<JSONDocument.Storage>
+
+        @usableFromInline init(tape: UnsafePointer<JSONDocument.Token>, bytes: UnsafeBufferPointer<UInt8>, storage: Unmanaged<JSONDocument.Storage>) {
+            self.tape = tape
+            self.bytes = bytes
+            self.storage = storage
+        }
+    }
+
     // Inlinable, so the decoders' generic code specializes to plain reads of the tape.
-    @usableFromInline let storage: JSONDocument.Storage
+    @usableFromInline let place: Place
     @usableFromInline let index: Int
 
-    @usableFromInline init(storage: JSONDocument.Storage, index: Int) {
-        self.storage = storage
+    @usableFromInline init(_ place: Place, index: Int) {
+        self.place = place
         self.index = index
     }
 
-    @inlinable var token: JSONDocument.Token { storage.tape[index] }
+    @inlinable var token: JSONDocument.Token { place.tape[index] }
 
     public var span: Span {
         let t = token
-        return Span(start: storage.marks.mark(t.start), end: storage.marks.mark(t.end))
+        return place.storage._withUnsafeGuaranteedRef { Span(start: $0.marks.mark(t.start), end: $0.marks.mark(t.end)) }
     }
 
     @inlinable public var scalar: String? {
         let t = token
         switch t.kind {
         case .object, .array: return nil
-        case .string: return storage.bytes.withUnsafeBufferPointer { Self.stringText($0, t) }
-        case .number, .literal: return String(decoding: storage.bytes[t.start..<t.end], as: UTF8.self)
+        case .string: return Self.stringText(place.bytes, t)
+        case .number, .literal: return Self.text(UnsafeBufferPointer(rebasing: place.bytes[t.start..<t.end]))
         }
     }
 
@@ -463,11 +533,11 @@ public struct JSONNode: DocumentNode, Sendable {
     }
 
     @inlinable public var sequence: Items? {
-        token.kind == .array ? Items(storage: storage, parent: index) : nil
+        token.kind == .array ? Items(place, parent: index) : nil
     }
 
     @inlinable public var entries: Entries? {
-        token.kind == .object ? Entries(storage: storage, parent: index) : nil
+        token.kind == .object ? Entries(place, parent: index) : nil
     }
 
     public var isInvalid: Bool { false }
@@ -483,15 +553,15 @@ public struct JSONNode: DocumentNode, Sendable {
     @inlinable public var plainInteger: Int? {
         let t = token
         guard t.kind == .number else { return nil }
-        return YAMLNode.plainInteger(storage.bytes[t.start..<t.end])
+        return YAMLNode.plainInteger(UnsafeBufferPointer(rebasing: place.bytes[t.start..<t.end]))
     }
 
     public var tree: YAMLNode {
         switch token.kind {
         case .object:
-            return YAMLNode(.mapping(Entries(storage: storage, parent: index).map { YAMLEntry(key: $0.key.tree, value: $0.value.tree) }), span: span)
+            return YAMLNode(.mapping(Entries(place, parent: index).map { YAMLEntry(key: $0.key.tree, value: $0.value.tree) }), span: span)
         case .array:
-            return YAMLNode(.sequence(Items(storage: storage, parent: index).map(\.tree)), span: span)
+            return YAMLNode(.sequence(Items(place, parent: index).map(\.tree)), span: span)
         case .string, .number, .literal:
             // Both are present for a scalar token.
             return YAMLNode(.scalar(scalar!, scalarStyle!), span: span)
@@ -500,63 +570,68 @@ public struct JSONNode: DocumentNode, Sendable {
 
     /// The entries of an object, walked on the tape: each key, then its value, whose subtree
     /// ends where the next key starts.
-    public struct Entries: Sequence, Sendable {
-        @usableFromInline let storage: JSONDocument.Storage
+    public struct Entries: Sequence, @unchecked Sendable {
+        @usableFromInline let place: Place
         @usableFromInline let parent: Int
 
-        @usableFromInline init(storage: JSONDocument.Storage, parent: Int) {
-            self.storage = storage
+        @usableFromInline init(_ place: Place, parent: Int) {
+            self.place = place
             self.parent = parent
         }
 
-        @inlinable public var underestimatedCount: Int { storage.tape[parent].count }
+        @inlinable public var underestimatedCount: Int { place.tape[parent].count }
 
-        @inlinable public func makeIterator() -> Iterator { Iterator(storage: storage, k: parent + 1, end: storage.tape[parent].next) }
+        @inlinable public func makeIterator() -> Iterator { Iterator(place, k: parent + 1, end: place.tape[parent].next) }
 
         public struct Iterator: IteratorProtocol {
-            @usableFromInline let storage: JSONDocument.Storage
+            @usableFromInline let place: Place
             @usableFromInline var k: Int
             @usableFromInline let end: Int
 
-            @usableFromInline init(storage: JSONDocument.Storage, k: Int, end: Int) {
-                self.storage = storage
+            @usableFromInline init(_ place: Place, k: Int, end: Int) {
+                self.place = place
                 self.k = k
                 self.end = end
             }
 
             @inlinable public mutating func next() -> DocumentEntry<JSONNode>? {
                 guard k < end else { return nil }
-                let key = JSONNode(storage: storage, index: k)
-                let value = JSONNode(storage: storage, index: k + 1)
-                let name = storage.bytes.withUnsafeBufferPointer { JSONNode.stringText($0, storage.tape[k]) }
-                k = storage.tape[k + 1].next
+                let key = JSONNode(place, index: k)
+                let value = JSONNode(place, index: k + 1)
+                let name = JSONNode.stringText(place.bytes, place.tape[k])
+                k = place.tape[k + 1].next
                 return DocumentEntry(key: key, value: value, name: name)
             }
         }
     }
 
     /// The items of an array, walked on the tape.
-    public struct Items: Collection, Sendable {
-        @usableFromInline let storage: JSONDocument.Storage
+    public struct Items: Collection, @unchecked Sendable {
+        @usableFromInline let place: Place
         @usableFromInline let parent: Int
 
-        @usableFromInline init(storage: JSONDocument.Storage, parent: Int) {
-            self.storage = storage
+        @usableFromInline init(_ place: Place, parent: Int) {
+            self.place = place
             self.parent = parent
         }
 
         @inlinable public var startIndex: Int { parent + 1 }
-        @inlinable public var endIndex: Int { storage.tape[parent].next }
-        @inlinable public var count: Int { storage.tape[parent].count }
-        @inlinable public func index(after i: Int) -> Int { storage.tape[i].next }
-        @inlinable public subscript(i: Int) -> JSONNode { JSONNode(storage: storage, index: i) }
+        @inlinable public var endIndex: Int { place.tape[parent].next }
+        @inlinable public var count: Int { place.tape[parent].count }
+        @inlinable public func index(after i: Int) -> Int { place.tape[i].next }
+        @inlinable public subscript(i: Int) -> JSONNode { JSONNode(place, index: i) }
     }
 
     /// A string token's text, escapes decoded (the reader checked them).
     @inlinable static func stringText(_ bytes: UnsafeBufferPointer<UInt8>, _ t: JSONDocument.Token) -> String {
         let inner = t.start + 1..<t.end - 1
-        guard t.escaped else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[inner]), as: UTF8.self) }
+        guard t.escaped else { return text(UnsafeBufferPointer(rebasing: bytes[inner])) }
         return escapedText(bytes, inner)
+    }
+
+    /// The bytes as a string (checked UTF-8).
+    @inlinable static func text(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: utf8, as: UTF8.self)
     }
 
     @usableFromInline static func escapedText(_ bytes: UnsafeBufferPointer<UInt8>, _ inner: Range<Int>) -> String {

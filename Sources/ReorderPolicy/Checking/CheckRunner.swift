@@ -10,7 +10,7 @@ public struct CheckRunner {
     /// Text styling.
     public let style: TerminalStyle
     /// The output so far.
-    package var output = JSONWriter(capacity: 1 << 16)
+    package var output: JSONWriter
 
     /// Calls `body` with the output so far (UTF-8), without copying it.
     public func withOutput<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
@@ -26,8 +26,11 @@ public struct CheckRunner {
     /// The policy's hash for log events (see ``DecisionEvent/hash(_:)``).
     public var policyHash = ""
 
-    /// Creates a runner and writes the output's opening.
-    public init(bound: BoundPolicy, format: Format, style: TerminalStyle = .plain) {
+    /// Creates a runner and writes the output's opening. `outputCapacity` is the room the
+    /// output starts with (a caller that knows how many moves come can spare the copies of a
+    /// growing buffer).
+    public init(bound: BoundPolicy, format: Format, style: TerminalStyle = .plain, outputCapacity: Int = 1 << 16) {
+        output = JSONWriter(capacity: outputCapacity)
         self.bound = bound
         self.format = format
         self.style = style

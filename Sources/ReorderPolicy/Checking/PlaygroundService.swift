@@ -18,24 +18,24 @@ public enum PlaygroundService {
     /// are the answer). A body, table or move of the wrong shape is a §9 400, as for `explain`.
     /// `analysis` runs `lint`'s analysis on a policy without errors (nil skips it).
     public static func answer(body: [UInt8], analysis: ((PolicyDocument) -> [Diagnostic])?) -> DecisionService.Reply {
-        let fields: [String: JSONNode]
-        let table: Table
-        let move: Move?
-        do {
-            fields = try DecisionService.requestFields(body, required: ["policy", "table"], optional: ["move", "analysis"])
-            table = try DecisionService.decodeTable(fields["table"]!)  // required: requestFields checked it
-            move = try fields["move"].map(DecisionService.explainMove)
-        } catch {
-            return DecisionService.error(error.code, error.message)
+        DecisionService.withFields(body, required: ["policy", "table"], optional: ["move", "analysis"]) { fields throws(DecisionService.RequestError) in
+            try answer(fields, analysis: analysis)
         }
-        // `policy` is required: requestFields checked it.
+    }
+
+    private static func answer(
+        _ fields: [String: JSONNode], analysis: ((PolicyDocument) -> [Diagnostic])?
+    ) throws(DecisionService.RequestError) -> DecisionService.Reply {
+        let table = try DecisionService.decodeTable(fields["table"]!)  // required: withFields checked it
+        let move = try fields["move"].map { node throws(DecisionService.RequestError) in try DecisionService.explainMove(node) }
+        // `policy` is required: withFields checked it.
         guard let text = fields["policy"]!.scalar, fields["policy"]!.scalarStyle == .doubleQuoted else {
-            return DecisionService.error(.badRequest, "'policy' must be the policy's YAML text as a JSON string, found \(fields["policy"]!.typeName)")
+            throw DecisionService.RequestError(message: "'policy' must be the policy's YAML text as a JSON string, found \(fields["policy"]!.typeName)")
         }
         var analyse = true
         if let flag = fields["analysis"] {
             guard flag.scalarStyle == .plain, let word = flag.scalar, word == "true" || word == "false" else {
-                return DecisionService.error(.badRequest, "'analysis' must be true or false, found \(flag.typeName)")
+                throw DecisionService.RequestError(message: "'analysis' must be true or false, found \(flag.typeName)")
             }
             analyse = word == "true"
         }

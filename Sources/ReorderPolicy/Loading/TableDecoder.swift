@@ -82,6 +82,7 @@ struct TableDecoder {
         return items.compactMap { d.text($0, expected: "a string in 'tags'") }
     }
 
+    @inline(__always)
     private mutating func row<Node: DocumentNode>(_ node: Node) -> Row? {
         if node.scalarStyle != nil {
             return d.text(node, expected: "a row id or a row mapping").map { Row(id: $0) }

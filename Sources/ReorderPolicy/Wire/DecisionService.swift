@@ -52,31 +52,27 @@ public enum DecisionService {
     /// `fastPath: false` reads every body with the JSON reader and the shared decoders (tests
     /// compare the two).
     static func check(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool, fastPath: Bool) -> Reply {
-        var runner: CheckRunner
         if fastPath, let (table, moves) = FastRequestReader.check(body) {
-            runner = makeRunner(policy.bind(table), policyHash: policyHash, logging: logging)
+            var runner = makeRunner(policy.bind(table), moves: moves.count, policyHash: policyHash, logging: logging)
             for move in moves { runner.decide(move) }
-        } else {
-            let fields: [String: JSONNode]
-            let table: Table
-            do {
-                fields = try requestFields(body, required: ["table", "moves"])
-                table = try decodeTable(fields["table"]!)  // present: requestFields checked it
-            } catch {
-                return Self.error(error.code, error.message)
-            }
-            guard let items = fields["moves"]!.sequence else {  // present: requestFields checked it
-                return Self.error(.badRequest, "'moves' must be a list of moves, found \(fields["moves"]!.typeName)")
-            }
-            runner = makeRunner(policy.bind(table), policyHash: policyHash, logging: logging)
-            for item in items { runner.decide(MovesFile.item(item)) }
+            return runner.reply()
         }
-        _ = runner.finish()
-        return .decided(runner.output.bytes, summary: runner.summary, log: runner.log?.bytes ?? [])
+        return withFields(body, required: ["table", "moves"]) { fields throws(RequestError) in
+            let table = try decodeTable(fields["table"]!)  // present: withFields checked it
+            guard let items = fields["moves"]!.sequence else {  // present: withFields checked it
+                throw RequestError(message: "'moves' must be a list of moves, found \(fields["moves"]!.typeName)")
+            }
+            var runner = makeRunner(policy.bind(table), moves: items.count, policyHash: policyHash, logging: logging)
+            for item in items { runner.decide(MovesFile.item(item)) }
+            return runner.reply()
+        }
     }
 
-    private static func makeRunner(_ bound: BoundPolicy, policyHash: String, logging: Bool) -> CheckRunner {
-        var runner = CheckRunner(bound: bound, format: .json)
+    private static func makeRunner(_ bound: BoundPolicy, moves: Int, policyHash: String, logging: Bool) -> CheckRunner {
+        // Room for every result up front (a result with a violation is about 350 bytes): a
+        // buffer doubled from 64 KiB copied itself three times for 1,000 moves. Pages not
+        // written are never touched.
+        var runner = CheckRunner(bound: bound, format: .json, outputCapacity: 4096 + moves * 512)
         if logging {
             runner.log = JSONWriter()
             runner.policyHash = policyHash
@@ -94,18 +90,17 @@ public enum DecisionService {
     /// `fastPath: false` reads every body with the JSON reader and the shared decoders (tests
     /// compare the two).
     static func explain(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool, fastPath: Bool) -> Reply {
-        let table: Table, move: Move
-        if fastPath, let fast = FastRequestReader.explain(body) {
-            (table, move) = fast
-        } else {
-            do {
-                let fields = try requestFields(body, required: ["table", "move"])
-                table = try decodeTable(fields["table"]!)  // present: requestFields checked it
-                move = try explainMove(fields["move"]!)  // required: requestFields checked it
-            } catch {
-                return Self.error(error.code, error.message)
-            }
+        if fastPath, let (table, move) = FastRequestReader.explain(body) {
+            return explain(table, move, policy: policy, policyHash: policyHash, logging: logging)
         }
+        return withFields(body, required: ["table", "move"]) { fields throws(RequestError) in
+            let table = try decodeTable(fields["table"]!)  // present: withFields checked it
+            let move = try explainMove(fields["move"]!)  // present: withFields checked it
+            return explain(table, move, policy: policy, policyHash: policyHash, logging: logging)
+        }
+    }
+
+    private static func explain(_ table: Table, _ move: Move, policy: CompiledPolicy, policyHash: String, logging: Bool) -> Reply {
         let bound = policy.bind(table)
         var summary = DecisionJSON.Summary()
         var log = JSONWriter(capacity: logging ? 256 : 0)
@@ -136,34 +131,33 @@ public enum DecisionService {
     /// "valid" }`, where `valid` is exactly `explain`'s for a move from there (empty when the
     /// row or section cannot be picked up). A source outside the table is a 400.
     public static func destinations(body: [UInt8], policy: CompiledPolicy) -> Reply {
-        let fields: [String: JSONNode]
-        let table: Table
-        do {
-            fields = try requestFields(body, required: ["table"], optional: ["from", "section-from"])
-            table = try decodeTable(fields["table"]!)  // required: requestFields checked it
-        } catch {
-            return Self.error(error.code, error.message)
+        withFields(body, required: ["table"], optional: ["from", "section-from"]) { fields throws(RequestError) in
+            try destinations(fields, policy: policy)
         }
+    }
+
+    private static func destinations(_ fields: [String: JSONNode], policy: CompiledPolicy) throws(RequestError) -> Reply {
+        let table = try decodeTable(fields["table"]!)  // required: withFields checked it
         let move: Move
         switch (fields["from"], fields["section-from"]) {
         case (let from?, nil):
             guard let pair = from.sequence.map(Array.init), pair.count == 2, let s = pair[0].plainInteger, let r = pair[1].plainInteger else {
-                return Self.error(.badRequest, "'from' must be a position [section, row], found \(from.typeName)")
+                throw RequestError(message: "'from' must be a position [section, row], found \(from.typeName)")
             }
             move = .row(from: Position(section: s, row: r), to: Position(section: s, row: r))
         case (nil, let from?):
             guard let a = from.plainInteger else {
-                return Self.error(.badRequest, "'section-from' must be a section index, found \(from.typeName)")
+                throw RequestError(message: "'section-from' must be a section index, found \(from.typeName)")
             }
             move = .section(from: a, to: a)
         default:
-            return Self.error(.badRequest, "expected exactly one of 'from' (a row's [section, row]) and 'section-from' (a section index) beside 'table'")
+            throw RequestError(message: "expected exactly one of 'from' (a row's [section, row]) and 'section-from' (a section index) beside 'table'")
         }
         let explanation: Explanation
         do {
             explanation = try policy.bind(table).explain(move)
         } catch {
-            return Self.error(.badRequest, error.message)
+            throw RequestError(message: error.message)
         }
         var w = JSONWriter(capacity: 512)
         w.raw("{\"policy\": ")
@@ -190,32 +184,43 @@ public enum DecisionService {
         var message: String
     }
 
-    /// Parses a JSON object body and returns its fields; every key of `required` must be present
-    /// and no others.
-    static func requestFields(_ body: [UInt8], required: [String], optional: [String] = []) throws(RequestError) -> [String: JSONNode] {
+    /// Reads a JSON object body (the one reader of request bodies: strict JSON, SPEC §4's depth
+    /// limit, valid UTF-8, no key twice) and answers with `answer` from its fields; every key
+    /// of `required` must be present and no keys but those and `optional`. A problem with the
+    /// body, or a ``RequestError`` thrown by `answer`, is an error reply. The fields are valid
+    /// only inside `answer` (they point into the body's tape).
+    static func withFields(
+        _ body: [UInt8], required: [String], optional: [String] = [],
+        _ answer: ([String: JSONNode]) throws(RequestError) -> Reply
+    ) -> Reply {
         let expected = required.map { "'\($0)'" }.joined(separator: " and ")
             + optional.map { ", optionally '\($0)'" }.joined()
-        guard !body.isEmpty else { throw RequestError(message: "the body is empty; expected a JSON object with \(expected)") }
-        // One reader for every body: strict JSON, SPEC §4's depth limit, valid UTF-8, no key twice.
-        let root: JSONNode
+        guard !body.isEmpty else { return error(.badRequest, "the body is empty; expected a JSON object with \(expected)") }
+        let document: JSONDocument
         switch JSONDocument.read(body, file: "<request>") {
-        case .success(let document): root = document.root
-        case .failure(let problem): throw RequestError(message: "the body is not valid JSON: \(located(problem.message, problem.span))")
+        case .success(let read): document = read
+        case .failure(let problem): return error(.badRequest, "the body is not valid JSON: \(located(problem.message, problem.span))")
         }
-        guard let entries = root.entries else {
-            throw RequestError(message: "expected a JSON object with \(expected), found \(root.typeName)")
-        }
-        var fields: [String: JSONNode] = [:]
-        for entry in entries {
-            guard required.contains(entry.name) || optional.contains(entry.name) else {
-                throw RequestError(message: "unknown field '\(entry.name)'; expected \(expected)")
+        return document.withRoot { root in
+            guard let entries = root.entries else {
+                return error(.badRequest, "expected a JSON object with \(expected), found \(root.typeName)")
             }
-            fields[entry.name] = entry.value
+            var fields: [String: JSONNode] = [:]
+            for entry in entries {
+                guard required.contains(entry.name) || optional.contains(entry.name) else {
+                    return error(.badRequest, "unknown field '\(entry.name)'; expected \(expected)")
+                }
+                fields[entry.name] = entry.value
+            }
+            for key in required where fields[key] == nil {
+                return error(.badRequest, "missing field '\(key)'; expected a JSON object with \(expected)")
+            }
+            do throws(RequestError) {
+                return try answer(fields)
+            } catch {
+                return Self.error(error.code, error.message)
+            }
         }
-        for key in required where fields[key] == nil {
-            throw RequestError(message: "missing field '\(key)'; expected a JSON object with \(expected)")
-        }
-        return fields
     }
 
     /// The table in a request, decoded exactly as a table file (SPEC §3).
@@ -233,5 +238,13 @@ public enum DecisionService {
 
     private static func located(_ message: String, _ span: Span) -> String {
         "line \(span.start.line), column \(span.start.column): \(message)"
+    }
+}
+
+extension CheckRunner {
+    /// Closes the output and gives it as a decided request's reply (its log, when logging).
+    fileprivate mutating func reply() -> DecisionService.Reply {
+        _ = finish()
+        return .decided(output.bytes, summary: summary, log: log?.bytes ?? [])
     }
 }
