@@ -61,10 +61,13 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // The server's one C call: the allocator keeps freed memory for the next request.
+        .target(name: "CServerSupport"),
         .executableTarget(
             name: "reorder-policy-server",
             dependencies: [
                 "ReorderServer",
+                "CServerSupport",
                 "ReorderPolicy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
