@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Two builds of reorder-policy-server and the bare route (BareServer) in one run, for a
+# before/after figure: Benchmarks/server-compare.sh OLD_BINARY NEW_BINARY.
+# The bundled grouped-list policy, a 10 x 100 table sent with every request, one move or 1,000
+# seeded moves (as server-load.sh). Saturation: wrk -t1 -c16, D s (default 6) per target, R
+# rounds (default 4) with the order reversed every other round; medians. Latency: hey -c4
+# rate-limited to half of each target's own median saturation, D s. Needs wrk and hey.
+set -euo pipefail
+BEFORE=$(realpath "$1"); AFTER=$(realpath "$2")
+cd "$(dirname "$0")"
+D=${D:-6}; R=${R:-4}
+swift build -c release --product BareServer >/dev/null
+BIN=$(swift build -c release --show-bin-path)
+POLICIES=$(realpath ../policies)
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+python3 - "$work" <<'PYGEN'
+import json, random, sys
+work = sys.argv[1]
+random.seed(7)
+table = {"sections": [{"id": f"S{s}", "rows": [f"r{s}-{r}" for r in range(99)] + [{"id": "Add", "kind": "add"}]} for s in range(10)]}
+batch = []
+for _ in range(1000):
+    s, t = random.randrange(10), random.randrange(10)
+    batch.append({"from": [s, random.randrange(100)], "to": [t, random.randrange(100 if s != t else 99)]})
+json.dump({"table": table, "moves": [{"from": [3, 10], "to": [3, 50]}]}, open(f"{work}/single.json", "w"))
+json.dump({"table": table, "moves": batch}, open(f"{work}/batch.json", "w"))
+PYGEN
+cat > "$work/post.lua" <<'LUA'
+local f = io.open(os.getenv("BODY"), "rb"); wrk.body = f:read("*a"); f:close()
+wrk.method = "POST"; wrk.headers["Content-Type"] = "application/json"
+LUA
+cd "$work"
+"$BEFORE" --policies "$POLICIES" --port 18181 >/dev/null 2>&1 &
+"$AFTER" --policies "$POLICIES" --port 18182 >/dev/null 2>&1 &
+sleep 1.5
+sb=$(curl -s http://127.0.0.1:18182/v1/policies/grouped-list/check --data-binary @single.json | wc -c)
+bb=$(curl -s http://127.0.0.1:18182/v1/policies/grouped-list/check --data-binary @batch.json | wc -c)
+cmp <(curl -s http://127.0.0.1:18181/v1/policies/grouped-list/check --data-binary @batch.json) <(curl -s http://127.0.0.1:18182/v1/policies/grouped-list/check --data-binary @batch.json) && echo "same batch answers ($bb bytes); single $sb bytes"
+$BIN/BareServer 18282 "$sb" >/dev/null 2>&1 &
+$BIN/BareServer 18283 "$bb" >/dev/null 2>&1 &
+sleep 1
+url() { case $1 in before) echo http://127.0.0.1:18181/v1/policies/grouped-list/check;; after) echo http://127.0.0.1:18182/v1/policies/grouped-list/check;; bare) [ $2 = single ] && echo http://127.0.0.1:18282/ || echo http://127.0.0.1:18283/;; esac; }
+run() { BODY="$2" wrk -t1 -c16 -d"${D}s" -s post.lua "$1" | awk '/Requests\/sec/ {print $2}'; }
+: > results.txt
+for r in $(seq $R); do
+  for kind in single batch; do
+    order="before after bare"; [ $((r % 2)) = 0 ] && order="bare after before"
+    for t in $order; do echo "$kind $t $(run $(url $t $kind) $kind.json)" >> results.txt; done
+  done
+done
+python3 - <<'PY' > medians.txt
+import statistics
+d={}
+for l in open('results.txt'):
+    k,t,v=l.split(); d.setdefault((k,t),[]).append(float(v))
+for (k,t),v in sorted(d.items()): print(k,t,round(statistics.median(v)), ' '.join(str(round(x)) for x in v))
+PY
+echo "kind target median-req/s runs..."; cat medians.txt
+half() { local rate=$(python3 -c "print(max(1, int($3 / 2 / 4)))"); hey -z "${D}s" -c 4 -q "$rate" -m POST -T application/json -D "$2" "$1" | awk '/  50% in/ {p50=$3*1000} /  99% in/ {p99=$3*1000} END {printf "%.2f %.2f", p50, p99}'; }
+for kind in single batch; do
+  for t in before after bare; do
+    rps=$(awk -v k=$kind -v t=$t '$1==k && $2==t {print $3}' medians.txt)
+    echo "latency $kind $t at $((rps/2)) req/s: p50/p99 ms $(half $(url $t $kind) $kind.json $rps)"
+  done
+done
