@@ -28,12 +28,19 @@ extension BoundPolicy {
         switch move {
         case .row(let from, let to):
             let denied = decision.kind == .denied
+            // Each rule is asked once per move: the decision already knows which rules the move
+            // breaks (its violations, worded) and that the others hold (an allowed move breaks
+            // none); only the wording of the rules that hold is left.
+            var broken: [String: Reason] = [:]
+            for v in decision.violations { broken[v.rule] = v.details }
             for (index, rule) in policy.rules.enumerated() {
                 let finding: RuleFinding
                 if denied {
                     finding = holdsMovingRow(index, from) ?? .notApplicable("the row cannot be picked up, so no move is made")
+                } else if let reason = broken[rule.metadata.id] {
+                    finding = .violated(reason)
                 } else {
-                    finding = evaluateRowRule(index, from, to)
+                    finding = wordRowRule(index, from, to, broken: false)
                 }
                 entries.append((rule.metadata.location, entries.count, traceEntry(rule.metadata, rule.keyword, finding)))
             }
@@ -107,13 +114,8 @@ extension BoundPolicy {
         return .violated("row \(rowName(from)) at \(from) is \(held.word)")
     }
 
-    /// One row rule's verdict on moving the (movable) row at `from` to `to`: violated or not
-    /// from its effects (``breaks(_:_:_:)``), worded by its unit.
-    func evaluateRowRule(_ index: Int, _ from: Position, _ to: Position) -> RuleFinding {
-        wordRowRule(index, from, to, broken: breaks(effects[index], from, to))
-    }
-
-    /// The verdict of ``evaluateRowRule(_:_:_:)`` once `broken` is known.
+    /// One row rule's verdict on moving the (movable) row at `from` to `to`, once ``breaks(_:_:_:)``
+    /// has said whether the move breaks it (the unit only words it).
     func wordRowRule(_ index: Int, _ from: Position, _ to: Position, broken: Bool) -> RuleFinding {
         let wording = withUnsafePointer(to: self) { bound in
             compiled.rules[index].word(RowCheck(bound: bound, rule: index, from: from, to: to, broken: broken))
