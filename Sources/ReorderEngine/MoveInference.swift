@@ -231,6 +231,7 @@ public enum MoveInference {
         // First every section that has an equal one before (hashed: linear in the rows), then the
         // rest by the rows they share (scored only in groups of at most 64: linear in large ones).
         var equal: [Section: [Int]] = [:]
+        // `groups` has a key for every section of `before` (see above).
         for (b, section) in before.sections.enumerated() where groups[SectionKey(section)]!.count > 1 {
             equal[section, default: []].append(b)
         }
