@@ -14,18 +14,7 @@ BIN=$(swift build -c release --show-bin-path)
 POLICIES=$(realpath ../policies)
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-python3 - "$work" <<'PYGEN'
-import json, random, sys
-work = sys.argv[1]
-random.seed(7)
-table = {"sections": [{"id": f"S{s}", "rows": [f"r{s}-{r}" for r in range(99)] + [{"id": "Add", "kind": "add"}]} for s in range(10)]}
-batch = []
-for _ in range(1000):
-    s, t = random.randrange(10), random.randrange(10)
-    batch.append({"from": [s, random.randrange(100)], "to": [t, random.randrange(100 if s != t else 99)]})
-json.dump({"table": table, "moves": [{"from": [3, 10], "to": [3, 50]}]}, open(f"{work}/single.json", "w"))
-json.dump({"table": table, "moves": batch}, open(f"{work}/batch.json", "w"))
-PYGEN
+python3 request-bodies.py "$work"
 cat > "$work/post.lua" <<'LUA'
 local f = io.open(os.getenv("BODY"), "rb"); wrk.body = f:read("*a"); f:close()
 wrk.method = "POST"; wrk.headers["Content-Type"] = "application/json"

@@ -20,21 +20,7 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
 # A 10 × 100 table, one single-move request and one 1,000-move request (seeded, mixed
 # within and across sections) for the bundled grouped-list policy.
-python3 - "$work" <<'PY'
-import json, random, sys
-work = sys.argv[1]
-random.seed(7)
-table = {"sections": [{"id": f"S{s}", "rows": [f"r{s}-{r}" for r in range(99)] + [{"id": "Add", "kind": "add"}]} for s in range(10)]}
-single = [{"from": [3, 10], "to": [3, 50]}]
-batch = []
-for _ in range(1000):
-    s, t = random.randrange(10), random.randrange(10)
-    batch.append({"from": [s, random.randrange(100)], "to": [t, random.randrange(100 if s != t else 99)]})
-json.dump(table, open(f"{work}/table.json", "w"))
-json.dump({"table": table, "moves": single}, open(f"{work}/single.json", "w"))
-json.dump({"table": table, "moves": batch}, open(f"{work}/batch.json", "w"))
-json.dump(batch, open(f"{work}/batch-moves.json", "w"))
-PY
+python3 request-bodies.py "$work"
 cat > "$work/post.lua" <<'LUA'
 local f = io.open(os.getenv("BODY"), "rb"); wrk.body = f:read("*a"); f:close()
 wrk.method = "POST"; wrk.headers["Content-Type"] = "application/json"

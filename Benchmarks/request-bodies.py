@@ -1,0 +1,20 @@
+"""The load tests' request bodies, written into the folder given: a 10 x 100 table
+(table.json), one single-move request (single.json), one 1,000-move request with seeded moves
+mixed within and across sections (batch.json) and those moves alone (batch-moves.json), for
+the bundled grouped-list policy. Used by server-load.sh and server-compare.sh."""
+import json
+import random
+import sys
+
+work = sys.argv[1]
+random.seed(7)
+table = {"sections": [{"id": f"S{s}", "rows": [f"r{s}-{r}" for r in range(99)] + [{"id": "Add", "kind": "add"}]} for s in range(10)]}
+single = [{"from": [3, 10], "to": [3, 50]}]
+batch = []
+for _ in range(1000):
+    s, t = random.randrange(10), random.randrange(10)
+    batch.append({"from": [s, random.randrange(100)], "to": [t, random.randrange(100 if s != t else 99)]})
+json.dump(table, open(f"{work}/table.json", "w"))
+json.dump({"table": table, "moves": single}, open(f"{work}/single.json", "w"))
+json.dump({"table": table, "moves": batch}, open(f"{work}/batch.json", "w"))
+json.dump(batch, open(f"{work}/batch-moves.json", "w"))
