@@ -14,7 +14,7 @@ struct Check: ParsableCommand {
     @Option(help: "A YAML or JSON list of moves to decide ('-' reads standard input).")
     var moves: String?
 
-    @Option(help: "Output format: text, json, or jsonl (a result per line, then a summary line).")
+    @Option(help: "Output format: \(CheckRunner.Format.allCases.map(\.rawValue).joined(separator: ", ")) (jsonl: a result per line, then a summary line).")
     var format: CheckRunner.Format = .text
 
     @OptionGroup var colorOption: ColorOption

@@ -26,7 +26,7 @@ struct Diff: ParsableCommand {
     @OptionGroup var colorOption: ColorOption
 
     func validate() throws {
-        if format == .jsonl { throw ValidationError("diff writes text or json") }
+        if format.singleDocument == nil { throw ValidationError("diff writes text or json") }
     }
 
     func run() throws {
@@ -38,8 +38,8 @@ struct Diff: ParsableCommand {
             throw ExitCode(2)
         }
         let report = DiffReport(policy: inputs.bound.compiled, before: inputs.bound.table, after: table)
-        switch format {
-        case .json, .jsonl: FileOutput.standardOutput(report.json(policy: inputs.bound.compiled.policy.name))
+        switch format.singleDocument ?? .text {  // `validate()` refused the others
+        case .json: FileOutput.standardOutput(report.json(policy: inputs.bound.compiled.policy.name))
         case .text: FileOutput.standardOutput(report.text(style: .standardOutput))
         }
         throw ExitCode(report.exitStatus)

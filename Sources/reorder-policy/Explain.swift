@@ -15,7 +15,7 @@ struct Explain: ParsableCommand {
     @OptionGroup var colorOption: ColorOption
 
     func validate() throws {
-        if format == .jsonl { throw ValidationError("explain writes text or json; jsonl is for check batches") }
+        if format.singleDocument == nil { throw ValidationError("explain writes text or json; \(format.rawValue) is for check batches") }
         guard try options.singleMove() != nil else {
             throw ValidationError("give a move: --from and --to, or --section-from and --section-to")
         }
@@ -27,8 +27,8 @@ struct Explain: ParsableCommand {
         let move = try options.singleMove()!  // `validate()` refused a run without one
         var summary = DecisionJSON.Summary()
         let style = TerminalStyle.standardOutput
-        switch format {
-        case .json, .jsonl:
+        switch format.singleDocument ?? .text {  // `validate()` refused the others
+        case .json:
             DecisionJSON.explainDocument(inputs.bound, move, summary: &summary).withBytes { FileOutput.standardOutput($0) }
         case .text:
             do {

@@ -83,9 +83,7 @@ struct Inputs {
         func fail(_ diagnostics: [Diagnostic], policy: String?, source: SourceFile?, hint: String? = nil) -> ExitCode {
             for d in diagnostics { FileOutput.standardError(DiagnosticRenderer.text(d, source: source, style: style) + "\n\n") }
             if let hint { FileOutput.standardError(hint + "\n") }
-            if format != .text {
-                FileOutput.standardOutput(DecisionJSON.inputFailure(policy: policy, errors: diagnostics, lines: format == .jsonl))
-            }
+            if let document = format.inputFailure(policy: policy, errors: diagnostics) { FileOutput.standardOutput(document) }
             return ExitCode(2)
         }
         let document: PolicyDocument

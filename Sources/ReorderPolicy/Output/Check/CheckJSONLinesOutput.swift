@@ -4,6 +4,10 @@ import ReorderEngine
 /// then one line `{"policy": …, "summary": {…}}` (with `"errors"` when the moves file failed
 /// part-way).
 struct CheckJSONLinesOutput: CheckOutput {
+    static let singleDocument: CheckRunner.Format.SingleDocument? = nil
+
+    func inputFailure(policy: String?, errors: [Diagnostic]) -> String? { DecisionJSON.inputFailure(policy: policy, errors: errors, lines: true) }
+
     private var prefixes = DecisionJSON.PrefixCache()
 
     func open(policy: String, into w: inout JSONWriter) {}

@@ -2,6 +2,10 @@ import ReorderEngine
 
 /// `check --format json`: one document (SPEC §5.1), `{"policy", "results": [...], "summary"}`.
 struct CheckJSONOutput: CheckOutput {
+    static let singleDocument: CheckRunner.Format.SingleDocument? = .json
+
+    func inputFailure(policy: String?, errors: [Diagnostic]) -> String? { DecisionJSON.inputFailure(policy: policy, errors: errors, lines: false) }
+
     private var prefixes = DecisionJSON.PrefixCache()
 
     func open(policy: String, into w: inout JSONWriter) {

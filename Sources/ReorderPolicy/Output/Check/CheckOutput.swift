@@ -15,6 +15,12 @@ protocol CheckOutput {
     mutating func invalid(given: (inout JSONWriter) -> Void, label: String, error: String, index: Int, into w: inout JSONWriter)
     /// Written after the last result; `errors` stopped the moves file part-way.
     mutating func close(policy: String, summary: DecisionJSON.Summary, results: Int, errors: [Diagnostic], into w: inout JSONWriter)
+    /// What goes to standard output when the policy or the table cannot be loaded (the errors
+    /// themselves go to standard error as text); nil for nothing.
+    func inputFailure(policy: String?, errors: [Diagnostic]) -> String?
+    /// What `explain` and `diff`, which write one document, write when given this format; nil
+    /// when they refuse it (a format for batches only).
+    static var singleDocument: CheckRunner.Format.SingleDocument? { get }
 }
 
 /// A decided offset move, with what every format needs to write it.
@@ -44,12 +50,26 @@ extension CheckRunner {
 }
 
 extension CheckRunner.Format {
-    /// The format's writer. With the cases above, the registry of `check`'s output formats.
+    /// The format's writer. With the cases above, the registry of `check`'s output formats:
+    /// everything else about a format (its input-failure document, what `explain` and `diff`
+    /// make of it) is asked of its writer, so a new format is its writer's file and these two
+    /// lines.
     func output(style: TerminalStyle) -> any CheckOutput {
         switch self {
         case .text: CheckTextOutput(style: style)
         case .json: CheckJSONOutput()
         case .jsonl: CheckJSONLinesOutput()
         }
+    }
+
+    /// The one-document forms `explain` and `diff` write.
+    package enum SingleDocument: Sendable { case text, json }
+
+    /// What `explain` and `diff` write for this format; nil when they refuse it.
+    package var singleDocument: SingleDocument? { type(of: output(style: .plain)).singleDocument }
+
+    /// What goes to standard output when the policy or the table cannot be loaded; nil for nothing.
+    package func inputFailure(policy: String?, errors: [Diagnostic]) -> String? {
+        output(style: .plain).inputFailure(policy: policy, errors: errors)
     }
 }

@@ -2,6 +2,10 @@ import ReorderEngine
 
 /// `check --format text`: an aligned line (or a few) per result for people, then the summary.
 struct CheckTextOutput: CheckOutput {
+    static let singleDocument: CheckRunner.Format.SingleDocument? = .text
+
+    func inputFailure(policy: String?, errors: [Diagnostic]) -> String? { nil }
+
     let style: TerminalStyle
 
     func open(policy: String, into w: inout JSONWriter) {}
