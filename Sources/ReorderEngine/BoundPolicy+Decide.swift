@@ -54,10 +54,15 @@ extension BoundPolicy {
                 entries.append((rule.metadata.location, entries.count,
                                 traceEntry(rule.metadata, rule.keyword, .notApplicable("row rules apply to row moves only"))))
             }
+            // As for rows: the decision's violations are the section rules the move breaks.
+            var broken: [String: Reason] = [:]
+            for v in decision.violations { broken[v.rule] = v.details }
             for (index, rule) in policy.sectionRules.enumerated() {
                 let finding: RuleFinding
                 if denied {
                     finding = sectionRuleHolds(index, from) ?? .notApplicable("the section cannot be picked up, so no move is made")
+                } else if let reason = broken[rule.metadata.id] {
+                    finding = .violated(reason)
                 } else {
                     finding = evaluateSectionRule(index, from, to)
                 }

@@ -56,6 +56,13 @@ import ReorderPolicy
             #expect(Set(violated) == Set(reference.ruleIDs), "policy \(policy) table \(table) move \(from)->\(to): reference \(reference)")
             // Every rule is in the trace once, and only the broken ones are violated.
             #expect(explanation.trace.filter { policy.rules.map(\.metadata.id).contains($0.rule) }.count == policy.rules.count)
+            // A section move of the same table: the section rules' verdicts, likewise.
+            let count = table.sections.count
+            let (a, b) = (gen.int(0...(count - 1)), gen.int(0...(count - 1)))
+            let sectionExplanation = try bound.explain(.section(from: a, to: b))
+            let sectionViolated = sectionExplanation.trace.filter { $0.verdict == .violated }.map(\.rule)
+            let sectionReference = ReferenceEvaluator(policy: policy, table: table).sectionOutcome(a, b)
+            #expect(Set(sectionViolated) == Set(sectionReference.ruleIDs), "policy \(policy) table \(table) section move \(a)->\(b): reference \(sectionReference)")
             compared += 1
         }
         #expect(compared > 300)
