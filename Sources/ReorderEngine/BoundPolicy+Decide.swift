@@ -31,13 +31,13 @@ extension BoundPolicy {
             // Each rule is asked once per move: the decision already knows which rules the move
             // breaks (its violations, worded) and that the others hold (an allowed move breaks
             // none); only the wording of the rules that hold is left.
-            var broken: [String: Reason] = [:]
-            for v in decision.violations { broken[v.rule] = v.details }
+            var broken: [Int: Reason] = [:]
+            for v in decision.violations { broken[v.ruleReference.ordinal] = v.details }
             for (index, rule) in policy.rules.enumerated() {
                 let finding: RuleFinding
                 if denied {
                     finding = holdsMovingRow(index, from) ?? .notApplicable("the row cannot be picked up, so no move is made")
-                } else if let reason = broken[rule.metadata.id] {
+                } else if let reason = broken[compiled.rowRuleReferences[index].ordinal] {
                     finding = .violated(reason)
                 } else {
                     finding = wordRowRule(index, from, to, broken: false)
@@ -55,13 +55,13 @@ extension BoundPolicy {
                                 traceEntry(rule.metadata, rule.keyword, .notApplicable("row rules apply to row moves only"))))
             }
             // As for rows: the decision's violations are the section rules the move breaks.
-            var broken: [String: Reason] = [:]
-            for v in decision.violations { broken[v.rule] = v.details }
+            var broken: [Int: Reason] = [:]
+            for v in decision.violations { broken[v.ruleReference.ordinal] = v.details }
             for (index, rule) in policy.sectionRules.enumerated() {
                 let finding: RuleFinding
                 if denied {
                     finding = sectionRuleHolds(index, from) ?? .notApplicable("the section cannot be picked up, so no move is made")
-                } else if let reason = broken[rule.metadata.id] {
+                } else if let reason = broken[compiled.sectionRuleReferences[index].ordinal] {
                     finding = .violated(reason)
                 } else {
                     finding = evaluateSectionRule(index, from, to)

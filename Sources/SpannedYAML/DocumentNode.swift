@@ -5,7 +5,9 @@
 public protocol DocumentNode {
     /// A sequence's items.
     associatedtype Items: Collection where Items.Element == Self
-    /// A mapping's entries, walked in order without building an array.
+    /// A mapping's entries, walked in order without building an array. Decoders walk them
+    /// more than once (unknown keys first, then each known key), so a conforming type must
+    /// give the same entries on every walk, as both of the project's do.
     associatedtype Entries: Sequence where Entries.Element == DocumentEntry<Self>
 
     /// Where the node is.

@@ -136,8 +136,9 @@ public struct JSONDocument: Sendable {
     }
 
     /// The tape while it is written: a growing buffer that ``Storage`` takes over whole (the
-    /// reader deallocates it when reading fails).
-    struct Tape {
+    /// reader deallocates it when reading fails). Not copyable: it owns its buffer, and a copy
+    /// that grew would leave the other pointing at freed memory.
+    struct Tape: ~Copyable {
         private(set) var base: UnsafeMutablePointer<Token>
         private(set) var count = 0
         private var capacity: Int
@@ -167,7 +168,7 @@ public struct JSONDocument: Sendable {
     }
 
     /// One pass over the bytes into the tape.
-    struct Reader {
+    struct Reader: ~Copyable {
         struct Problem: Error {
             var code: DiagnosticCode
             var message: String
@@ -483,7 +484,7 @@ public struct JSONDocument: Sendable {
 
 /// A value of a ``JSONDocument``: a place on its tape. Strings are made only when asked for.
 /// Valid only inside the ``JSONDocument/withRoot(_:)`` call that handed it out.
-public struct JSONNode: DocumentNode, @unchecked Sendable {
+public struct JSONNode: DocumentNode {
     /// Where a document's tape and bytes are: plain pointers, so copying a node, walking a
     /// list or reading a scalar touches no reference count.
     @usableFromInline struct Place {
@@ -570,7 +571,7 @@ public struct JSONNode: DocumentNode, @unchecked Sendable {
 
     /// The entries of an object, walked on the tape: each key, then its value, whose subtree
     /// ends where the next key starts.
-    public struct Entries: Sequence, @unchecked Sendable {
+    public struct Entries: Sequence {
         @usableFromInline let place: Place
         @usableFromInline let parent: Int
 
@@ -606,7 +607,7 @@ public struct JSONNode: DocumentNode, @unchecked Sendable {
     }
 
     /// The items of an array, walked on the tape.
-    public struct Items: Collection, @unchecked Sendable {
+    public struct Items: Collection {
         @usableFromInline let place: Place
         @usableFromInline let parent: Int
 

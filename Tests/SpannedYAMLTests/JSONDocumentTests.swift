@@ -141,6 +141,25 @@ import SpannedYAML
         ("[é]", .yamlSyntax, 1, 2),
     ])
     func brokenBodyIsLocated(text: String, code: DiagnosticCode, line: Int, column: Int) {
+        brokenBody(text, code: code, line: line, column: column)
+    }
+
+    /// Objects of 16 keys or more check repeats with a set of names, not by walking the tape:
+    /// a late key spelled with an escape (`"k\u0033"` is `"k3"`) after object and list values
+    /// is still the same key, reported where it repeats, with the line of the first.
+    @Test func repeatedKeyInALargeObject() throws {
+        let entries = (0..<17).map { k in "\"k\(k)\": " + (k % 2 == 0 ? "{\"x\": [1, {\"y\": 2}]}" : "[1, [2]]") }
+        let text = "{" + entries.joined(separator: ", ") + ",\n \"k\\u0033\": 2}"
+        brokenBody(text, code: .duplicateKey, line: 2, column: 2)
+        guard case .failure(let d) = JSONDocument.parse(Array(text.utf8), file: "t") else { return }
+        #expect(d.message == "duplicate key 'k3' (first at line 1)", "\(d.message)")
+        // The same object without the repeat is read, every key once.
+        let fine = "{" + entries.joined(separator: ", ") + ",\n \"k\\u0041\": 2}"
+        let tree = try JSONDocument.parse(Array(fine.utf8), file: "t").get()
+        #expect(tree.mapping?.map(\.name) == (0..<17).map { "k\($0)" } + ["kA"])
+    }
+
+    private func brokenBody(_ text: String, code: DiagnosticCode, line: Int, column: Int) {
         guard case .failure(let d) = JSONDocument.parse(Array(text.utf8), file: "t") else {
             Issue.record("accepted \(text.debugDescription)")
             return

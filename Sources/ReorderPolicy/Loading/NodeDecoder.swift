@@ -49,8 +49,10 @@ struct NodeDecoder {
         /// The known entries in order.
         var entries: [DocumentEntry<Node>] { all.filter { known?.contains($0.name) ?? true } }
 
-        /// The entry named `name` (the last, should a file repeat a key it was told about).
+        /// The entry named `name` (the last, should a file repeat a key it was told about); nil
+        /// for a name that is not a known key.
         subscript(_ name: String) -> DocumentEntry<Node>? {
+            guard known?.contains(name) ?? true else { return nil }
             var found: DocumentEntry<Node>?
             for entry in all where entry.name == name { found = entry }
             return found

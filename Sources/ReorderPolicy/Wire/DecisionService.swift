@@ -71,8 +71,9 @@ public enum DecisionService {
     private static func makeRunner(_ bound: BoundPolicy, moves: Int, policyHash: String, logging: Bool) -> CheckRunner {
         // Room for every result up front (a result with a violation is about 350 bytes): a
         // buffer doubled from 64 KiB copied itself three times for 1,000 moves. Pages not
-        // written are never touched.
-        var runner = CheckRunner(bound: bound, format: .json, outputCapacity: 4096 + moves * 512)
+        // written are never touched. Capped: the count is the client's (an 8 MiB body of
+        // `[0,0,...]` is 4 million items), and past the cap the buffer grows as it must.
+        var runner = CheckRunner(bound: bound, format: .json, outputCapacity: 4096 + min(moves, 8_192) * 512)
         if logging {
             runner.log = JSONWriter()
             runner.policyHash = policyHash
