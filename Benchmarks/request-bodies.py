@@ -1,7 +1,8 @@
 """The load tests' request bodies, written into the folder given: a 10 x 100 table
 (table.json), one single-move request (single.json), one 1,000-move request with seeded moves
 mixed within and across sections (batch.json) and those moves alone (batch-moves.json), for
-the bundled grouped-list policy. Used by server-load.sh and server-compare.sh."""
+the bundled grouped-list policy, and wrk's script that posts the file named by $BODY
+(post.lua). Used by server-load.sh and server-compare.sh."""
 import json
 import random
 import sys
@@ -18,3 +19,6 @@ json.dump(table, open(f"{work}/table.json", "w"))
 json.dump({"table": table, "moves": single}, open(f"{work}/single.json", "w"))
 json.dump({"table": table, "moves": batch}, open(f"{work}/batch.json", "w"))
 json.dump(batch, open(f"{work}/batch-moves.json", "w"))
+open(f"{work}/post.lua", "w").write(
+    'local f = io.open(os.getenv("BODY"), "rb"); wrk.body = f:read("*a"); f:close()\n'
+    'wrk.method = "POST"; wrk.headers["Content-Type"] = "application/json"\n')

@@ -15,10 +15,6 @@ POLICIES=$(realpath ../policies)
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 python3 request-bodies.py "$work"
-cat > "$work/post.lua" <<'LUA'
-local f = io.open(os.getenv("BODY"), "rb"); wrk.body = f:read("*a"); f:close()
-wrk.method = "POST"; wrk.headers["Content-Type"] = "application/json"
-LUA
 cd "$work"
 "$BEFORE" --policies "$POLICIES" --port 18181 >/dev/null 2>&1 &
 "$AFTER" --policies "$POLICIES" --port 18182 >/dev/null 2>&1 &

@@ -21,10 +21,6 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 # A 10 × 100 table, one single-move request and one 1,000-move request (seeded, mixed
 # within and across sections) for the bundled grouped-list policy.
 python3 request-bodies.py "$work"
-cat > "$work/post.lua" <<'LUA'
-local f = io.open(os.getenv("BODY"), "rb"); wrk.body = f:read("*a"); f:close()
-wrk.method = "POST"; wrk.headers["Content-Type"] = "application/json"
-LUA
 
 "$BIN/reorder-policy-server" --policies ../policies --port 18181 >"$work/server.out" 2>/dev/null &
 for _ in $(seq 50); do grep -q listening "$work/server.out" 2>/dev/null && break; sleep 0.1; done
