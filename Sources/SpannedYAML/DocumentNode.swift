@@ -5,9 +5,7 @@
 public protocol DocumentNode {
     /// A sequence's items.
     associatedtype Items: Collection where Items.Element == Self
-    /// A mapping's entries, walked in order without building an array. Decoders walk them
-    /// more than once (unknown keys first, then each known key), so a conforming type must
-    /// give the same entries on every walk, as both of the project's do.
+    /// A mapping's entries, walked in order without building an array.
     associatedtype Entries: Sequence where Entries.Element == DocumentEntry<Self>
 
     /// Where the node is.

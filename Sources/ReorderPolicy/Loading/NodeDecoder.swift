@@ -29,34 +29,38 @@ struct NodeDecoder {
             mismatch(node, expected: "a mapping for \(context)")
             return nil
         }
-        var unknown = false
-        for entry in entries where !known.contains(entry.name) {
-            unknown = true
-            var message = "unknown key '\(entry.name)' in \(context)"
-            if let guess = Self.closest(to: entry.name, in: known) { message += "; did you mean '\(guess)'?" }
-            error(.unknownKey, message, entry.key, help: "known keys: \(known.map { "'\($0)'" }.joined(separator: ", "))")
+        // One walk: each known key's entry goes to its slot (the last, should a file repeat a
+        // key), each unknown key is reported; one small array, no name made twice.
+        var result = KnownEntries<Node>(known: known)
+        for (position, entry) in entries.enumerated() {
+            if let slot = known.firstIndex(of: entry.name) {
+                result.found[slot] = (position, entry)
+            } else {
+                var message = "unknown key '\(entry.name)' in \(context)"
+                if let guess = Self.closest(to: entry.name, in: known) { message += "; did you mean '\(guess)'?" }
+                error(.unknownKey, message, entry.key, help: "known keys: \(known.map { "'\($0)'" }.joined(separator: ", "))")
+            }
         }
-        return KnownEntries(all: entries, known: unknown ? known : nil)
+        return result
     }
 
-    /// A mapping's known entries by name, found by walking its entries again: a few keys at
-    /// most, on the request path for every section of every table, so nothing is collected.
+    /// A mapping's known entries by name: a slot per known key, filled in one walk (it is on
+    /// the request path, for every section of every table).
     struct KnownEntries<Node: DocumentNode> {
-        let all: Node.Entries
-        /// The known keys when the mapping also has unknown ones (else every entry is known).
-        let known: [String]?
+        let known: [String]
+        var found: [(position: Int, entry: DocumentEntry<Node>)?]
 
-        /// The known entries in order.
-        var entries: [DocumentEntry<Node>] { all.filter { known?.contains($0.name) ?? true } }
+        init(known: [String]) {
+            self.known = known
+            found = Array(repeating: nil, count: known.count)
+        }
+
+        /// The known entries in file order.
+        var entries: [DocumentEntry<Node>] { found.compactMap { $0 }.sorted { $0.position < $1.position }.map(\.entry) }
 
         /// The entry named `name` (the last, should a file repeat a key it was told about); nil
         /// for a name that is not a known key.
-        subscript(_ name: String) -> DocumentEntry<Node>? {
-            guard known?.contains(name) ?? true else { return nil }
-            var found: DocumentEntry<Node>?
-            for entry in all where entry.name == name { found = entry }
-            return found
-        }
+        subscript(_ name: String) -> DocumentEntry<Node>? { known.firstIndex(of: name).flatMap { found[$0]?.entry } }
     }
 
     /// The scalar's text; empty plain scalars (a key with no value) count as missing values.
