@@ -56,7 +56,7 @@ extension BoundPolicy {
 
     /// The sections section rule `index` holds.
     public func sectionsHeld(bySectionRule index: Int) -> [Int] {
-        counts.indices.filter { sectionRuleSelected[index][$0] }
+        counts.indices.filter { sectionEffects[index].held[$0] }
     }
 
     /// Indices of the row rules that moving the (movable) row at `from` to `to` breaks.
@@ -88,9 +88,8 @@ extension BoundPolicy {
     /// How section `u` is held: "pinned" and/or "locked".
     public func sectionHolds(_ u: Int) -> [String] {
         var words: [String] = []
-        for (index, rule) in compiled.policy.sectionRules.enumerated() where sectionRuleSelected[index][u] {
-            let word = rule.pins ? "pinned" : "locked"
-            if !words.contains(word) { words.append(word) }
+        for effects in sectionEffects where effects.held[u] && !words.contains(effects.word) {
+            words.append(effects.word)
         }
         return words
     }

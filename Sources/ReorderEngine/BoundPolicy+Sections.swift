@@ -57,26 +57,20 @@ extension BoundPolicy {
         return Decision(move: move, kind: target == from ? .rejected : .retargeted, target: .section(target), violations: violations)
     }
 
-    /// For a section rule that selects section `a`: why it cannot be picked up.
+    /// For a section rule that holds section `a`: why it cannot be picked up.
     func sectionRuleHolds(_ index: Int, _ a: Int) -> RuleFinding? {
-        guard sectionRuleSelected[index][a] else { return nil }
-        let word = compiled.policy.sectionRules[index].pins ? "pinned" : "locked"
-        return .violated("\(sectionName(a)) is \(word)")
+        let effects = sectionEffects[index]
+        guard effects.held[a] else { return nil }
+        return .violated("\(sectionName(a)) is \(effects.word)")
     }
 
-    /// One section rule's verdict on moving (movable) section `a` to `b`.
+    /// One section rule's verdict on moving (movable) section `a` to `b`: broken by its
+    /// effects, worded by its unit.
     func evaluateSectionRule(_ index: Int, _ a: Int, _ b: Int) -> RuleFinding {
-        guard compiled.policy.sectionRules[index].pins else {
-            return .notApplicable("does not select \(sectionName(a)); locked sections may still shift")
+        let check = SectionCheck(from: a, to: b, effects: sectionEffects[index], table: table)
+        switch compiled.sectionRules[index].word(check) {
+        case .notApplicable(let reason): return .notApplicable(reason)
+        case .applies(let reason): return check.broken ? .violated(reason) : .pass(reason)
         }
-        let selected = sectionRuleSelected[index]
-        guard selected.contains(true) else { return .notApplicable("selects no section of this table") }
-        guard a != b else { return .pass("no pinned section would shift") }
-        let (lo, hi, delta) = b < a ? (b, a - 1, 1) : (a + 1, b, -1)
-        let hits = (lo...hi).filter { selected[$0] }
-        guard let first = hits.first else { return .pass("no pinned section would shift") }
-        var reason: Reason = "moving \(sectionName(a)) to \(b) would shift pinned \(sectionName(first)) from \(first) to \(first + delta)"
-        if hits.count > 1 { reason.parts += [.text(" (and "), .number(hits.count - 1), .text(" more)")] }
-        return .violated(reason)
     }
 }

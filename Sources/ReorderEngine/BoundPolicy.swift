@@ -76,8 +76,8 @@ public struct BoundPolicy: Sendable {
 
     // MARK: Section rules
 
-    /// Per section rule, the sections it selects.
-    let sectionRuleSelected: [[Bool]]
+    /// Per section rule, its effects: the sections it holds, and whether it pins them.
+    let sectionEffects: [SectionEffects]
     /// Sections that cannot be picked up.
     let immovableSections: [Bool]
     /// Pinned sections, ascending.
@@ -154,8 +154,8 @@ public struct BoundPolicy: Sendable {
         lanes = summaries.map(FastLane.init)
 
         // Section rules.
-        let sections = Self.bindSectionRules(compiled.policy.sectionRules, table: table)
-        sectionRuleSelected = sections.selected
+        let sections = Self.bindSectionRules(compiled.sectionRules, table: table)
+        sectionEffects = sections.effects
         immovableSections = sections.immovable
         pinnedSections = sections.pinned
     }
@@ -181,27 +181,20 @@ public struct BoundPolicy: Sendable {
         return summaries
     }
 
-    /// Per section rule the sections it selects; which sections cannot be picked up; the pinned ones.
-    private static func bindSectionRules(_ rules: [SectionRule], table: Table)
-        -> (selected: [[Bool]], immovable: [Bool], pinned: [Int]) {
+    /// Each section rule's effects; which sections cannot be picked up; the pinned ones.
+    private static func bindSectionRules(_ rules: [any CompiledSectionRuleKind], table: Table)
+        -> (effects: [SectionEffects], immovable: [Bool], pinned: [Int]) {
         let sectionCount = table.sections.count
-        var selected: [[Bool]] = []
         var immovable = [Bool](repeating: false, count: sectionCount)
         var pinned = [Bool](repeating: false, count: sectionCount)
-        for rule in rules {
-            var chosen = [Bool](repeating: false, count: sectionCount)
-            switch rule.target {
-            case .sections(let selector): chosen = selector.selected(in: table)
-            case .first(let n): for u in 0..<Swift.min(n, sectionCount) { chosen[u] = true }
-            case .last(let n): for u in Swift.max(0, sectionCount - n)..<sectionCount { chosen[u] = true }
-            }
-            for u in 0..<sectionCount where chosen[u] {
+        let effects = rules.map { $0.bind(table) }
+        for e in effects {
+            for u in 0..<sectionCount where e.held[u] {
                 immovable[u] = true
-                if rule.pins { pinned[u] = true }
+                if e.pins { pinned[u] = true }
             }
-            selected.append(chosen)
         }
-        return (selected, immovable, (0..<sectionCount).filter { pinned[$0] })
+        return (effects, immovable, (0..<sectionCount).filter { pinned[$0] })
     }
 
     /// Whether query `q` selects the row at `s.i`.

@@ -20,6 +20,8 @@ public struct CompiledPolicy: Sendable {
     let sectionRuleReferences: [RuleReference]
     /// Per row rule, in file order, the rule's unit prepared for binding.
     let rules: [any CompiledRowRuleKind]
+    /// Per section rule, in file order, the rule's unit prepared for binding.
+    let sectionRules: [any CompiledSectionRuleKind]
 
     /// Checks `policy` and prepares it.
     public init(_ policy: Policy) throws(PolicyError) {
@@ -38,13 +40,15 @@ public struct CompiledPolicy: Sendable {
             }
         }
         self.rules = rules
+        var sectionRules: [any CompiledSectionRuleKind] = []
         for rule in policy.sectionRules {
-            switch rule.target {
-            case .first(let n), .last(let n):
-                guard n >= 1 else { throw PolicyError("rule '\(rule.metadata.id)': counts must be at least 1") }
-            case .sections: break
+            do {
+                sectionRules.append(try rule.kind.unit.compile())
+            } catch {
+                throw PolicyError("rule '\(rule.metadata.id)': \(error.message)")
             }
         }
+        self.sectionRules = sectionRules
         rowRuleReferences = policy.rules.enumerated().map { n, rule in
             RuleReference(id: rule.metadata.id, kind: rule.keyword, message: rule.metadata.message, location: rule.metadata.location, ordinal: n)
         }

@@ -80,16 +80,9 @@ public enum SectionRuleTarget: Hashable, Sendable {
     case last(Int)
 }
 
-/// A rule about moving whole sections (SPEC §2.5).
+/// A rule about moving whole sections (SPEC §2.5). Its meaning is one of the kinds listed in
+/// `SectionRuleRegistry` (see ``SectionRule/Kind``).
 public struct SectionRule: Hashable, Sendable {
-    /// The rule's meaning.
-    public enum Kind: Hashable, Sendable {
-        /// Selected sections cannot be moved.
-        case lock(SectionRuleTarget)
-        /// Selected sections cannot be moved, and no move may change their anchored index.
-        case pin(SectionRuleTarget, anchor: Anchor?)
-    }
-
     /// Id, message and location.
     public var metadata: RuleMetadata
     /// The meaning.
@@ -102,25 +95,13 @@ public struct SectionRule: Hashable, Sendable {
     }
 
     /// The rule kind's keyword as written in policy files.
-    public var keyword: String {
-        switch kind {
-        case .lock: "lock"
-        case .pin: "pin"
-        }
-    }
+    public var keyword: String { kind.keyword }
 
     /// The sections the rule selects.
-    public var target: SectionRuleTarget {
-        switch kind {
-        case .lock(let t), .pin(let t, _): t
-        }
-    }
+    public var target: SectionRuleTarget { kind.meaning.target }
 
-    /// True for `pin`: a move may not change the section's anchored index.
-    public var pins: Bool {
-        if case .pin = kind { return true }
-        return false
-    }
+    /// True when no move may change the selected sections' anchored index (`pin`).
+    public var pins: Bool { kind.meaning.pins }
 }
 
 /// A reorder policy: what the YAML file says, as values. Build one in code or load one from a file.

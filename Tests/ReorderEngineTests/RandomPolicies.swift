@@ -134,16 +134,28 @@ struct RandomPolicies {
         Kind.random(&self)
     }
 
-    mutating func sectionRule(_ n: Int) -> SectionRule {
-        let meta = RuleMetadata(id: "section-rule-\(n)")
-        let target: SectionRuleTarget
+    /// Which sections a random section rule selects.
+    mutating func sectionRuleTarget() -> SectionRuleTarget {
         switch int(0...2) {
-        case 0: target = .first(int(1...2))
-        case 1: target = .last(int(1...2))
-        default: target = .sections(sectionSelector())
+        case 0: .first(int(1...2))
+        case 1: .last(int(1...2))
+        default: .sections(sectionSelector())
         }
-        return chance(0.3) ? SectionRule(.lock(target), metadata: meta)
-            : SectionRule(.pin(target, anchor: chance(0.3) ? pick([.start, .end]) : nil), metadata: meta)
+    }
+
+    /// A section rule of a kind drawn from the registry, weighted, built by that kind's test file.
+    mutating func sectionRule(_ n: Int) -> SectionRule {
+        let kinds = SectionRuleRegistry.kinds.compactMap { $0 as? any RandomSectionRuleKind.Type }
+        var r = int(0...(kinds.map { $0.weight }.reduce(0, +) - 1))
+        for kind in kinds {
+            if r < kind.weight { return SectionRule(makeSection(kind), metadata: RuleMetadata(id: "section-rule-\(n)")) }
+            r -= kind.weight
+        }
+        fatalError("no section-rule kinds")
+    }
+
+    private mutating func makeSection<Kind: RandomSectionRuleKind>(_ kind: Kind.Type) -> SectionRule.Kind {
+        Kind.random(&self)
     }
 
     mutating func policy() -> Policy {
@@ -170,6 +182,12 @@ extension RowSelector {
 }
 
 /// How random policies make rules of one kind; each kind's test file conforms its type.
+/// A section-rule kind's random draw, in its test file.
+protocol RandomSectionRuleKind {
+    static var weight: Int { get }
+    static func random(_ g: inout RandomPolicies) -> SectionRule.Kind
+}
+
 protocol RandomRuleKind {
     /// How often random policies use the kind, relative to the others.
     static var weight: Int { get }

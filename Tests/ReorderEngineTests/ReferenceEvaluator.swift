@@ -164,12 +164,9 @@ struct ReferenceEvaluator {
 
     // MARK: Sections
 
-    func sectionsHeld(_ rule: SectionRule) -> Set<Int> {
+    /// The sections a section-rule target selects on this table.
+    func sectionsSelected(_ target: SectionRuleTarget) -> Set<Int> {
         let count = table.sections.count
-        let target: SectionRuleTarget
-        switch rule.kind {
-        case .lock(let t), .pin(let t, _): target = t
-        }
         switch target {
         case .sections(let sel): return sections(sel).selected
         case .first(let n): return Set((0..<count).filter { $0 < n })
@@ -177,13 +174,23 @@ struct ReferenceEvaluator {
         }
     }
 
+    /// A section rule's SPEC meaning, from its kind's test file.
+    func meaning(_ rule: SectionRule) -> any ReferenceSectionMeaning {
+        guard let meaning = rule.kind.argument as? any ReferenceSectionMeaning else {
+            fatalError("\(rule.keyword): conform its type to ReferenceSectionMeaning in its test file")
+        }
+        return meaning
+    }
+
+    func sectionsHeld(_ rule: SectionRule) -> Set<Int> { meaning(rule).held(in: self) }
+
+    /// The section rules that moving section `a` to index `b` breaks: `order[k]` is the old
+    /// index of the section at `k` after the move.
     func sectionViolations(_ a: Int, _ b: Int) -> [String] {
         var order = Array(table.sections.indices)
         order.insert(order.remove(at: a), at: b)
         return policy.sectionRules.compactMap { rule in
-            guard case .pin = rule.kind else { return nil }
-            let moved = sectionsHeld(rule).contains { order.firstIndex(of: $0)! != $0 }
-            return moved ? rule.metadata.id : nil
+            meaning(rule).isBroken(byOrder: order, in: self) ? rule.metadata.id : nil
         }
     }
 
@@ -215,6 +222,14 @@ struct SimulatedMove {
 
 /// One rule kind's meaning written straight from the SPEC, for the reference evaluator. Each
 /// kind's test file (Tests/ReorderEngineTests/Rules) conforms the kind's public type.
+/// What a section-rule kind means, written from SPEC §2.5 by simulation: the sections it
+/// holds (they cannot be picked up), and whether a section move breaks it.
+protocol ReferenceSectionMeaning {
+    func held(in ref: ReferenceEvaluator) -> Set<Int>
+    /// `order[k]`: the old index of the section at `k` after the move.
+    func isBroken(byOrder order: [Int], in ref: ReferenceEvaluator) -> Bool
+}
+
 protocol ReferenceMeaning {
     /// The rows the rule holds, with the anchor each keeps (a lock's anchor is ignored).
     func held(in ref: ReferenceEvaluator) -> [(Position, Anchor)]

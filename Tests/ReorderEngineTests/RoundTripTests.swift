@@ -13,14 +13,7 @@ enum PolicyWriter {
         }
         if !p.sectionRules.isEmpty { out += "section-rules:\n" }
         for rule in p.sectionRules {
-            let target = switch rule.target {
-            case .sections(let s): "section: \(s.flowYAML)"
-            case .first(let n): "first: \(n)"
-            case .last(let n): "last: \(n)"
-            }
-            var anchor = ""
-            if case .pin(_, let a?) = rule.kind { anchor = ", anchor: \(a.rawValue)" }
-            out += "  - \(rule.keyword): { \(target)\(anchor) }\n    id: \(FlowYAML.scalar(rule.metadata.id))\n"
+            out += "  - \(rule.keyword): \(rule.kind.unit.argumentYAML)\n    id: \(FlowYAML.scalar(rule.metadata.id))\n"
         }
         return out
     }

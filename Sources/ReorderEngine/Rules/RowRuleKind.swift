@@ -130,6 +130,9 @@ package protocol RuleArgumentReader {
     mutating func rowSelector(_ node: Node, for context: String) -> RowSelector?
     /// A row selector that may carry `anchor` (pin's argument).
     mutating func pinSelector(_ node: Node, for context: String) -> (RowSelector, Anchor?)?
+    /// A section rule's argument: exactly one of `section`, `first`, `last`, and `anchor`
+    /// when `anchor` is true (section `pin`).
+    mutating func sectionRuleTarget(_ node: Node, for keyword: String, anchor: Bool) -> (target: SectionRuleTarget, anchor: Anchor?)?
     /// Reports a problem at `node`.
     mutating func report(_ problem: RuleArgumentProblem, _ message: String, at node: Node, help: String?)
 }

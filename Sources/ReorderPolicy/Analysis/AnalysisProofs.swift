@@ -58,9 +58,11 @@ enum AnalysisProofs {
     /// Why section rule `r` is redundant given `o`, or nil.
     static func subsumes(_ o: SectionRule, _ r: SectionRule, oIsEarlier: Bool) -> String? {
         if o.kind == r.kind && oIsEarlier { return "it repeats '\(o.metadata.id)'" }
-        if case .pin(let t, _) = o.kind, case .lock(let u) = r.kind, t == u {
+        switch (o.kind.meaning, r.kind.meaning) {
+        case (.hold(let t, pins: true, _), .hold(let u, pins: false, _)) where t == u:
             return "'\(o.metadata.id)' pins the sections it locks, and a pinned section cannot be picked up either"
+        case (.hold, .hold):
+            return nil
         }
-        return nil
     }
 }

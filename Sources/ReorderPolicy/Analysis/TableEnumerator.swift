@@ -96,9 +96,9 @@ struct TableEnumerator {
             attributes += mentions.attributes
         }
         for rule in policy.sectionRules {
-            switch rule.kind {
-            case .lock(.sections(let s)), .pin(.sections(let s), _): addSections(s)
-            case .lock(.first), .lock(.last), .pin(.first, _), .pin(.last, _): break
+            switch rule.kind.meaning {
+            case .hold(.sections(let s), _, _): addSections(s)
+            case .hold(.first, _, _), .hold(.last, _, _): break
             }
         }
         mentionedIDs = Set(ids.all)

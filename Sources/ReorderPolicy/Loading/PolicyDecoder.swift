@@ -11,7 +11,8 @@ struct PolicyDecoder {
     static let topKeys = ["reorder-policy", "name", "description", "retarget", "rules", "section-rules", "tests"]
     /// The row-rule keywords, from the registry of rule kinds.
     static let rowKinds = RuleRegistry.rowKinds.map { $0.keyword }
-    static let sectionKinds = ["lock", "pin"]
+    /// The section-rule keywords, from the registry of section-rule kinds.
+    static let sectionKinds = SectionRuleRegistry.kinds.map { $0.keyword }
     /// The keys of a row selector's mapping, from the registry of selector keys.
     static let selectorKeys = RowSelectorRegistry.keys.map { $0.keyword }
 
@@ -143,34 +144,11 @@ struct PolicyDecoder {
     }
 
     mutating func sectionRule(_ item: YAMLNode, defaultID: String, ids: inout [(String, Span)]) -> SectionRule? {
-        guard let (entry, meta) = ruleItem(item, kinds: Self.sectionKinds, context: "section rule", defaultID: defaultID, ids: &ids) else { return nil }
-        let isPin = entry.name == "pin"
-        let known = ["section", "first", "last"] + (isPin ? ["anchor"] : [])
-        let before = d.diagnostics.count
-        guard let keys = d.mapping(entry.value, in: "'\(entry.name)' of a section rule", known: known) else { return nil }
-        let anchor = isPin ? keys["anchor"].flatMap { self.anchor($0.value) } : nil
-        let given = (entry.value.mapping ?? []).filter { SectionTargetKey(rawValue: $0.name) != nil }
-        guard let first = given.first else {
-            // After an unknown key (`lock: { kind: x }`) that key is the mistake to show.
-            if !d.diagnostics[before...].contains(where: { $0.code == .unknownKey }) {
-                d.error(.missingKey, "section rule '\(entry.name)' needs one of 'section', 'first' or 'last'", entry.value,
-                        help: "to select sections by kind or tag, write '\(entry.name): { section: { kind: x } }'")
-            }
-            return nil
-        }
-        if given.count > 1 {
-            d.error(.selectorConflict, "'\(given[1].name)' cannot be combined with '\(first.name)'; give exactly one of 'section', 'first' or 'last'", given[1].key)
-            return nil
-        }
-        let target: SectionRuleTarget?
-        switch SectionTargetKey(rawValue: first.name) {
-        case .section?: target = sectionSelector(first.value, "'section'").map { .sections($0) }
-        case .first?: target = d.integer(first.value, "'first'", minimum: 1).map { .first($0) }
-        case .last?: target = d.integer(first.value, "'last'", minimum: 1).map { .last($0) }
-        case nil: target = nil  // `given` holds only these keys
-        }
-        guard let target else { return nil }
-        return SectionRule(isPin ? .pin(target, anchor: anchor) : .lock(target), metadata: meta)
+        guard let (entry, meta) = ruleItem(item, kinds: Self.sectionKinds, context: "section rule", defaultID: defaultID, ids: &ids),
+              let kind = SectionRuleRegistry.kind(entry.name)
+        else { return nil }
+        // The rule kind reads its own argument through this decoder (RuleArgumentReader below).
+        return kind.decodeKind(entry.value, &self).map { SectionRule($0, metadata: meta) }
     }
 
     private mutating func anchor(_ node: YAMLNode) -> Anchor? {
@@ -367,6 +345,34 @@ extension PolicyDecoder: RuleArgumentReader {
     mutating func pinSelector(_ node: YAMLNode, for context: String) -> (RowSelector, Anchor?)? {
         var anchor: Anchor? = nil
         return rowSelector(node, for: context, anchor: &anchor).map { ($0, anchor) }
+    }
+
+    mutating func sectionRuleTarget(_ node: YAMLNode, for keyword: String, anchor allowsAnchor: Bool) -> (target: SectionRuleTarget, anchor: Anchor?)? {
+        let known = ["section", "first", "last"] + (allowsAnchor ? ["anchor"] : [])
+        let before = d.diagnostics.count
+        guard let keys = d.mapping(node, in: "'\(keyword)' of a section rule", known: known) else { return nil }
+        let anchor = allowsAnchor ? keys["anchor"].flatMap { self.anchor($0.value) } : nil
+        let given = (node.mapping ?? []).filter { SectionTargetKey(rawValue: $0.name) != nil }
+        guard let first = given.first else {
+            // After an unknown key (`lock: { kind: x }`) that key is the mistake to show.
+            if !d.diagnostics[before...].contains(where: { $0.code == .unknownKey }) {
+                d.error(.missingKey, "section rule '\(keyword)' needs one of 'section', 'first' or 'last'", node,
+                        help: "to select sections by kind or tag, write '\(keyword): { section: { kind: x } }'")
+            }
+            return nil
+        }
+        if given.count > 1 {
+            d.error(.selectorConflict, "'\(given[1].name)' cannot be combined with '\(first.name)'; give exactly one of 'section', 'first' or 'last'", given[1].key)
+            return nil
+        }
+        let target: SectionRuleTarget?
+        switch SectionTargetKey(rawValue: first.name) {
+        case .section?: target = sectionSelector(first.value, "'section'").map { .sections($0) }
+        case .first?: target = d.integer(first.value, "'first'", minimum: 1).map { .first($0) }
+        case .last?: target = d.integer(first.value, "'last'", minimum: 1).map { .last($0) }
+        case nil: target = nil  // `given` holds only these keys
+        }
+        return target.map { ($0, anchor) }
     }
 
     mutating func report(_ problem: RuleArgumentProblem, _ message: String, at node: YAMLNode, help: String?) {

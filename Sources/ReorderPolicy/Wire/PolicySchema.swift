@@ -6,10 +6,19 @@ public enum PolicySchema {
     /// The row-rule item: `id`, `message` and exactly one rule kind, each kind's argument
     /// schema taken from the registry of rule kinds.
     static var rowRule: String {
-        let kinds = RuleRegistry.rowKinds
+        ruleItem(RuleRegistry.rowKinds.map { ($0.keyword, $0.argumentSchema) })
+    }
+
+    /// The section-rule item, the same way from the registry of section-rule kinds.
+    static var sectionRule: String {
+        ruleItem(SectionRuleRegistry.kinds.map { ($0.keyword, $0.argumentSchema) })
+    }
+
+    /// A rule item: `id`, `message` and exactly one of `kinds`, each with its argument's schema.
+    private static func ruleItem(_ kinds: [(keyword: String, schema: String)]) -> String {
         let oneOf = kinds.map { #"{ "required": ["\#($0.keyword)"] }"# }.joined(separator: ", ")
         let properties = kinds.map { kind in
-            let schema = kind.argumentSchema.split(separator: "\n").map { $0.drop(while: { $0 == " " }) }.joined(separator: " ")
+            let schema = kind.schema.split(separator: "\n").map { $0.drop(while: { $0 == " " }) }.joined(separator: " ")
             return #"        "\#(kind.keyword)": \#(schema)"#
         }.joined(separator: ",\n")
         return #"""
@@ -101,28 +110,7 @@ public enum PolicySchema {
       ]
     },
     "rowRule": \#(rowRule),
-    "sectionTarget": {
-      "type": "object", "additionalProperties": false,
-      "oneOf": [ { "required": ["section"] }, { "required": ["first"] }, { "required": ["last"] } ],
-      "properties": { "section": { "$ref": "#/$defs/sectionSelector" }, "first": { "$ref": "#/$defs/count" },
-                      "last": { "$ref": "#/$defs/count" } }
-    },
-    "sectionRule": {
-      "type": "object",
-      "oneOf": [ { "required": ["lock"] }, { "required": ["pin"] } ],
-      "additionalProperties": false,
-      "properties": {
-        "id": { "$ref": "#/$defs/value", "minLength": 1 },
-        "message": { "$ref": "#/$defs/text" },
-        "lock": { "$ref": "#/$defs/sectionTarget" },
-        "pin": {
-          "type": "object", "additionalProperties": false,
-          "oneOf": [ { "required": ["section"] }, { "required": ["first"] }, { "required": ["last"] } ],
-          "properties": { "section": { "$ref": "#/$defs/sectionSelector" }, "first": { "$ref": "#/$defs/count" },
-                          "last": { "$ref": "#/$defs/count" }, "anchor": { "$ref": "#/$defs/anchor" } }
-        }
-      }
-    },
+    "sectionRule": \#(sectionRule),
     "position": { "type": "array", "prefixItems": [ { "type": "integer" }, { "type": "integer" } ], "minItems": 2, "maxItems": 2 },
     "row": {
       "oneOf": [

@@ -11,6 +11,10 @@ import ReorderPolicy
             #expect(kind is any ReferenceMeaning.Type, "\(kind.keyword): conform its type to ReferenceMeaning in its test file")
             #expect(kind is any RandomRuleKind.Type, "\(kind.keyword): conform its type to RandomRuleKind in its test file")
         }
+        for kind in SectionRuleRegistry.kinds {
+            #expect(kind is any ReferenceSectionMeaning.Type, "section \(kind.keyword): conform its type to ReferenceSectionMeaning in its test file")
+            #expect(kind is any RandomSectionRuleKind.Type, "section \(kind.keyword): conform its type to RandomSectionRuleKind in its test file")
+        }
     }
 
     /// The language guide documents every kind: a row of its rule table starts with the keyword.
@@ -19,6 +23,12 @@ import ReorderPolicy
         let text = try String(contentsOf: guide, encoding: .utf8)
         for kind in RuleRegistry.rowKinds {
             #expect(text.contains("| `\(kind.keyword):"), "docs/LANGUAGE.md has no row for '\(kind.keyword)'")
+        }
+        // Section-rule kinds: a row of the table under "## Section rules".
+        let sectionPart = try #require(text.range(of: "## Section rules")).upperBound
+        let sections = text[sectionPart...].prefix { $0 != "#" }
+        for kind in SectionRuleRegistry.kinds {
+            #expect(sections.contains("| `\(kind.keyword):"), "docs/LANGUAGE.md's section rules have no row for '\(kind.keyword)'")
         }
     }
 
@@ -29,11 +39,16 @@ import ReorderPolicy
         let rowRule = try #require(defs["rowRule"] as? [String: Any])
         let properties = try #require(rowRule["properties"] as? [String: Any])
         #expect(Set(properties.keys) == Set(RuleRegistry.rowKinds.map { $0.keyword } + ["id", "message"]))
+        let sectionRule = try #require(defs["sectionRule"] as? [String: Any])
+        let sectionProperties = try #require(sectionRule["properties"] as? [String: Any])
+        #expect(Set(sectionProperties.keys) == Set(SectionRuleRegistry.kinds.map { $0.keyword } + ["id", "message"]))
     }
 
     @Test func keywordsAreDistinct() {
         let keywords = RuleRegistry.rowKinds.map { $0.keyword }
         #expect(Set(keywords).count == keywords.count)
+        let sectionKeywords = SectionRuleRegistry.kinds.map { $0.keyword }
+        #expect(Set(sectionKeywords).count == sectionKeywords.count)
     }
 
     /// Deciding and explaining cannot disagree, and neither disagrees with SPEC §2: the rules
