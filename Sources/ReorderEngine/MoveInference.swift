@@ -191,8 +191,13 @@ public enum MoveInference {
 
     /// A section's identity for matching: everything but its rows.
     struct SectionKey: Hashable {
-        let id: String?, kind: String?, tags: [String], attributes: [String: Int]
-        init(_ s: Section) { (id, kind, tags, attributes) = (s.id, s.kind, s.tags, s.attributes) }
+        /// The section with its rows left out: every other field, whatever fields sections have.
+        let fields: Section
+        init(_ s: Section) {
+            var fields = s
+            fields.rows = []
+            self.fields = fields
+        }
     }
 
     /// Candidate matchings of sections with equal keys: every one when few enough, else the

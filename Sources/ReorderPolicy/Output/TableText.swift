@@ -22,13 +22,7 @@ enum TableText {
                 return "{ \(parts.joined(separator: ", ")) }"
             }
             if elided > 0 { rows.insert("… \(elided) more rows …", at: rows.count / 2) }
-            var parts: [String] = []
-            if let id = section.id { parts.append("id: \(quote(id))") }
-            if let kind = section.kind { parts.append("kind: \(quote(kind))") }
-            if !section.tags.isEmpty { parts.append("tags: [\(section.tags.map(quote).joined(separator: ", "))]") }
-            if !section.attributes.isEmpty {
-                parts.append("attributes: { \(section.attributes.sorted { $0.key < $1.key }.map { "\(quote($0.key)): \($0.value)" }.joined(separator: ", ")) }")
-            }
+            var parts = SectionFields.all.filter { $0.isPresent(section) }.map { "\($0.key): \($0.flowYAML(section))" }
             parts.append("rows: [\(rows.joined(separator: ", "))]")
             return "{ \(parts.joined(separator: ", ")) }"
         }
@@ -69,7 +63,7 @@ enum TableText {
 
     /// A section with no rows and no id, kind, tags or attributes: `{ rows: [] }`.
     private static func isPlainAndEmpty(_ section: Section) -> Bool {
-        section.rows.isEmpty && section.id == nil && section.kind == nil && section.tags.isEmpty && section.attributes.isEmpty
+        section.rows.isEmpty && !SectionFields.all.contains { $0.isPresent(section) }
     }
 
     /// The table as JSON in the table-file shape (SPEC §3, §8.2).
@@ -78,38 +72,13 @@ enum TableText {
         for (u, section) in table.sections.enumerated() {
             if u > 0 { w.raw(", ") }
             w.raw("{")
-            var first = true
-            func key(_ name: StaticString) {
-                if !first { w.raw(", ") }
-                first = false
-                w.string(String(describing: name))
+            for field in SectionFields.all where field.isPresent(section) {
+                w.string(field.key)
                 w.raw(": ")
+                field.json(section, into: &w)
+                w.raw(", ")
             }
-            if let id = section.id {
-                key("id")
-                w.string(id)
-            }
-            if let kind = section.kind {
-                key("kind")
-                w.string(kind)
-            }
-            if !section.tags.isEmpty {
-                key("tags")
-                strings(section.tags, into: &w)
-            }
-            if !section.attributes.isEmpty {
-                key("attributes")
-                w.raw("{")
-                for (n, (name, value)) in section.attributes.sorted(by: { $0.key < $1.key }).enumerated() {
-                    if n > 0 { w.raw(", ") }
-                    w.string(name)
-                    w.raw(": ")
-                    w.int(value)
-                }
-                w.raw("}")
-            }
-            key("rows")
-            w.raw("[")
+            w.raw("\"rows\": [")
             for (k, row) in section.rows.enumerated() {
                 if k > 0 { w.raw(", ") }
                 if row.kind == nil && row.tags.isEmpty {
@@ -124,22 +93,13 @@ enum TableText {
                 }
                 if !row.tags.isEmpty {
                     w.raw(", \"tags\": ")
-                    strings(row.tags, into: &w)
+                    SectionFields.json(row.tags, into: &w)
                 }
                 w.raw("}")
             }
             w.raw("]}")
         }
         w.raw("]}")
-    }
-
-    private static func strings(_ list: [String], into w: inout JSONWriter) {
-        w.raw("[")
-        for (n, s) in list.enumerated() {
-            if n > 0 { w.raw(", ") }
-            w.string(s)
-        }
-        w.raw("]")
     }
 
     static func flow(_ move: Move) -> String {

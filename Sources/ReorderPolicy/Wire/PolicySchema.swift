@@ -36,6 +36,11 @@ public enum PolicySchema {
         """#
     }
 
+    /// A table section's fields besides its rows, from the registry of section fields.
+    static var sectionFields: String {
+        SectionFields.all.map { #""\#($0.key)": \#($0.schema)"# }.joined(separator: ",\n                          ")
+    }
+
     /// The keys of a row selector's mapping, each with its value's schema, from the registry of selector keys.
     static var selectorKeys: String {
         RowSelectorRegistry.keys.map { #""\#($0.keyword)": \#($0.valueSchema)"# }.joined(separator: ", ")
@@ -125,10 +130,7 @@ public enum PolicySchema {
       "properties": {
         "sections": { "type": "array", "items": {
           "type": "object", "additionalProperties": false, "required": ["rows"],
-          "properties": { "id": { "$ref": "#/$defs/text" },
-                          "kind": { "$ref": "#/$defs/text" },
-                          "tags": { "oneOf": [ { "type": "null" }, { "type": "array", "items": { "$ref": "#/$defs/text" } } ] },
-                          "attributes": { "type": "object", "additionalProperties": { "type": "integer", "minimum": 0 } },
+          "properties": { \#(sectionFields),
                           "rows": { "type": "array", "items": { "$ref": "#/$defs/row" } } }
         } }
       }
