@@ -422,8 +422,22 @@ public struct JSONDocument: Sendable {
             i += 1
             var escaped = false, nonASCII = false
             while i < bytes.count {
+                // The common run, eight bytes at a time: printable ASCII other than the quote
+                // and the backslash. The lowest flagged byte of `special` is exact.
+                if let base = bytes.baseAddress {
+                    while i &+ 8 <= bytes.count {
+                        let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self).littleEndian
+                        let special = Self.special(x)
+                        guard special == 0 else {
+                            i &+= special.trailingZeroBitCount >> 3
+                            break
+                        }
+                        i &+= 8
+                    }
+                }
+                guard i < bytes.count else { break }
                 var b = bytes[i]
-                // The common run: printable ASCII other than the quote and the backslash.
+                // The rest of the run, byte by byte (near the end of the body).
                 while b >= 0x20 && b < 0x80 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
                     i += 1
                     guard i < bytes.count else { throw problem(.yamlSyntax, "a string is not closed", from: open) }
@@ -449,6 +463,18 @@ public struct JSONDocument: Sendable {
                 i += 1
             }
             throw problem(.yamlSyntax, "a string is not closed", from: open)
+        }
+
+        /// The high bit of each byte of `x` (little-endian) that is a quote, a backslash, a
+        /// control character or not ASCII; bits above the lowest one may be false alarms.
+        @inline(__always)
+        static func special(_ x: UInt64) -> UInt64 {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let quote = x ^ (ones &* 0x22), backslash = x ^ (ones &* 0x5C)
+            let zeroQuote = (quote &- ones) & ~quote
+            let zeroBackslash = (backslash &- ones) & ~backslash
+            let control = (x &- ones &* 0x20) & ~x
+            return (zeroQuote | zeroBackslash | control | x) & highs
         }
 
         private func validUTF8(_ range: Range<Int>) -> Bool {

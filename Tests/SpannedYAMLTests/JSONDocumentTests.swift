@@ -192,6 +192,37 @@ import SpannedYAML
         #expect(bom.sequence?.map(\.scalar) == ["é", "1"])
     }
 
+    /// The string scanner reads eight bytes at a time: put each kind of special byte at every
+    /// place of strings up to 24 bytes long, with the string last in the body (so the window
+    /// runs past the end) and followed by more, and compare with Foundation.
+    @Test("special bytes at every place of a string, against Foundation")
+    func specialBytesAtEveryPlace() throws {
+        let specials: [[UInt8]] = [Array("\\\"".utf8), Array("\\\\".utf8), Array("\\n".utf8), Array("\\u00e9".utf8),
+                                   [0xC3, 0xA9], [0xF0, 0x9F, 0x98, 0x80], [0x7F], [0x01], [0x1F], [0x0A], [0xFF], [0xC3]]
+        for length in 0...24 {
+            for place in 0...length {
+                for special in specials {
+                    var inner = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    inner.insert(contentsOf: special, at: place)
+                    for (prefix, suffix) in [("[\"", "\"]"), ("\"", "\""), ("{\"k\": \"", "\", \"m\": [1, 2, 3, 4, 5, 6, 7, 8]}")] {
+                        let bytes = Array(prefix.utf8) + inner + Array(suffix.utf8)
+                        let foundation = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+                        let ours = try? JSONDocument.parse(bytes, file: "t").get()
+                        #expect((ours != nil) == (foundation != nil), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+                        let text: String? = switch foundation {
+                        case let s as String: s
+                        case let a as [Any]: a.first as? String
+                        case let o as [String: Any]: o["k"] as? String
+                        default: nil
+                        }
+                        let read = ours.flatMap { $0.scalar ?? $0.sequence?.first?.scalar ?? $0.mapping?.first?.value.scalar }
+                        #expect(read == text, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("randomly broken texts: accepted exactly when Foundation's JSON reader accepts them (keys once each)")
     func validityMatchesFoundation() {
         var g = Generator(state: 77)
