@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // The only target that sees libyaml's C API is SpannedYAML.
@@ -59,6 +60,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The server's one C call: the allocator keeps freed memory for the next request.
@@ -89,7 +91,8 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["ReorderPolicy", "reorder-policy"], exclude: ["Golden", "Fixtures"]),
         // Starts the built server on a free loopback port and talks HTTP to it.
         .testTarget(
-            name: "ServerTests", dependencies: ["reorder-policy-server", "reorder-policy"], exclude: ["validate_openapi.py", "browser_playground.py"]),
+            name: "ServerTests",
+            dependencies: ["reorder-policy-server", "reorder-policy", .product(name: "Crypto", package: "swift-crypto")], exclude: ["validate_openapi.py", "browser_playground.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,6 +16,8 @@ struct DecisionResponder: HTTPResponder {
     let log: DecisionLogFile?
     let maxBody: Int
     let logger: Logger
+    /// Tables clients stored (`PUT /v1/tables/{sha256}`), named by `"table-ref"`.
+    let tables: TableStore
     /// `--playground`: serve the playground page, its endpoints and the example pages.
     var playground = false
     /// The `--policies` paths, searched for example tables by the playground.
@@ -30,6 +32,7 @@ struct DecisionResponder: HTTPResponder {
         case check = "/v1/policies/{name}/check"
         case explain = "/v1/policies/{name}/explain"
         case destinations = "/v1/policies/{name}/destinations"
+        case table = "/v1/tables/{sha256}"
         case client = "/client.js"
         case playground = "/playground"
         case playgroundDecide = "/v1/playground"
@@ -43,6 +46,14 @@ struct DecisionResponder: HTTPResponder {
             switch self {
             case .check, .explain, .destinations, .playgroundDecide: .post
             default: .get
+            }
+        }
+
+        /// Every method the route takes (`HEAD` goes with `GET`).
+        var methods: [HTTPRequest.Method] {
+            switch self {
+            case .table: [.put, .get]
+            default: [method]
             }
         }
 
@@ -72,7 +83,8 @@ struct DecisionResponder: HTTPResponder {
         metrics.request(route: route.rawValue, status: reply.status, nanoseconds: nanoseconds)
         var headers = HTTPFields()
         headers[.contentType] = reply.contentType
-        if reply.status == 405 { headers[.allow] = route.method.rawValue }
+        if reply.status == 405 { headers[.allow] = route.methods.map(\.rawValue).joined(separator: ", ") }
+        if let etag = reply.etag { headers[.eTag] = "\"\(etag)\"" }
         return Response(status: HTTPResponse.Status(code: reply.status), headers: headers,
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body)))
     }
@@ -81,16 +93,19 @@ struct DecisionResponder: HTTPResponder {
         var status: Int
         var body: [UInt8]
         var contentType = "application/json"
+        /// A stored table's reference, sent as its `ETag`.
+        var etag: String?
 
         init(_ reply: DecisionService.Reply) {
             status = reply.error?.httpStatus ?? 200
             body = reply.body
         }
 
-        init(status: Int, body: [UInt8], contentType: String) {
+        init(status: Int, body: [UInt8], contentType: String, etag: String? = nil) {
             self.status = status
             self.body = body
             self.contentType = contentType
+            self.etag = etag
         }
     }
 
@@ -98,13 +113,16 @@ struct DecisionResponder: HTTPResponder {
         if route == .unknown {
             return Answer(DecisionService.error(.notFound, "no route for \(request.method.rawValue) \(Self.printable(request.uri.path)); see /openapi.json"))
         }
-        guard request.method == route.method || (request.method == .head && route.method == .get) else {
-            return Answer(DecisionService.error(.methodNotAllowed, "\(route.rawValue) takes \(route.method.rawValue), not \(request.method.rawValue)"))
+        guard route.methods.contains(request.method) || (request.method == .head && route.methods.contains(.get)) else {
+            let methods = route.methods.map(\.rawValue).joined(separator: " or ")
+            return Answer(DecisionService.error(.methodNotAllowed, "\(route.rawValue) takes \(methods), not \(request.method.rawValue)"))
         }
         switch route {
         case .health: return Answer(status: 200, body: ServerJSON.health(store.snapshot), contentType: "application/json")
         case .policies: return Answer(status: 200, body: ServerJSON.policies(store.snapshot), contentType: "application/json")
-        case .metrics: return Answer(status: 200, body: metrics.exposition(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        case .metrics:
+            metrics.tables(tables.usage)
+            return Answer(status: 200, body: metrics.exposition(), contentType: "text/plain; version=0.0.4; charset=utf-8")
         case .openapi: return Answer(status: 200, body: Array(OpenAPIDocument.json.utf8), contentType: "application/json")
         case .client: return Answer(status: 200, body: Array(ClientScript.source.utf8), contentType: "text/javascript; charset=utf-8")
         case .playground: return Answer(status: 200, body: Array(PlaygroundPage.html.utf8), contentType: "text/html; charset=utf-8")
@@ -143,16 +161,46 @@ struct DecisionResponder: HTTPResponder {
             case .failure(let refusal): return refusal.answer
             }
             if route == .destinations {
-                return Answer(DecisionService.destinations(body: body, policy: policy.compiled))
+                return Answer(DecisionService.destinations(body: body, policy: policy.compiled, policyHash: policy.hash, tables: tables))
             }
             let reply = route == .check
-                ? DecisionService.check(body: body, policy: policy.compiled, policyHash: policy.hash, logging: log != nil)
-                : DecisionService.explain(body: body, policy: policy.compiled, policyHash: policy.hash, logging: log != nil)
+                ? DecisionService.check(body: body, policy: policy.compiled, policyHash: policy.hash, logging: log != nil, tables: tables)
+                : DecisionService.explain(body: body, policy: policy.compiled, policyHash: policy.hash, logging: log != nil, tables: tables)
             metrics.decided(reply.summary)
             if let log, !log.append(reply.log) {
                 logger.error("decision log write failed; decisions are still answered", metadata: ["error": "\(log.failure ?? "")"])
             }
             return Answer(reply)
+        case .table:
+            let ref = name ?? ""
+            guard TableStore.isReference(ref) else {
+                return Answer(DecisionService.error(.notFound, "'\(Self.printable(ref))' is not a table reference: 64 lowercase hex digits, the SHA-256 of the table's bytes"))
+            }
+            if request.method != .put {
+                guard let table = tables.table(ref) else {
+                    return Answer(DecisionService.error(.unknownTable, "no table is stored under \(ref) (never stored, or evicted)"))
+                }
+                return Answer(status: 200, body: ServerJSON.storedTable(ref, table), contentType: "application/json", etag: ref)
+            }
+            bodyRead = true
+            let body: [UInt8]
+            switch await readBody(request) {
+            case .success(let bytes): body = bytes
+            case .failure(let refusal): return refusal.answer
+            }
+            let actual = TableStore.reference(of: body)
+            guard actual == ref else {
+                return Answer(DecisionService.error(.badRequest, "the body's SHA-256 is \(actual), not \(ref); PUT it to /v1/tables/\(actual)"))
+            }
+            let table: Table
+            switch DecisionService.readTable(body: body) {
+            case .success(let read): table = read
+            case .failure(let refusal): return Answer(refusal.reply)
+            }
+            guard let created = tables.put(ref, table, bodyBytes: body.count) else {
+                return Answer(DecisionService.error(.tooLarge, "the table needs \(TableStore.cost(bodyBytes: body.count)) bytes of the \(tables.budget) the server keeps for tables (--table-memory)"))
+            }
+            return Answer(status: created ? 201 : 200, body: ServerJSON.storedTable(ref, table), contentType: "application/json", etag: ref)
         case .unknown:
             return Answer(DecisionService.error(.notFound, "not found"))
         }
@@ -230,6 +278,7 @@ struct DecisionResponder: HTTPResponder {
         case ["examples", "html5.html"]: return (.exampleHTML5, nil)
         case ["examples", "sortable.html"]: return (.exampleSortable, nil)
         case ["examples", "Sortable.min.js"]: return (.sortableLibrary, nil)
+        case let p where p.count == 3 && p[0] == "v1" && p[1] == "tables": return (.table, String(p[2]))
         default:
             if parts.count == 4, parts[parts.startIndex] == "v1", parts[parts.startIndex + 1] == "policies", !parts[parts.startIndex + 2].isEmpty {
                 let raw = String(parts[parts.startIndex + 2])
@@ -278,7 +327,7 @@ extension DecisionService.ErrorCode {
     var httpStatus: Int {
         switch self {
         case .badRequest: 400
-        case .unknownPolicy, .notFound: 404
+        case .unknownPolicy, .notFound, .unknownTable: 404
         case .methodNotAllowed: 405
         case .tooLarge: 413
         }

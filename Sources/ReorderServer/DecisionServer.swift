@@ -18,6 +18,8 @@ public struct ServerConfiguration: Sendable {
     public var logPath: String?
     /// Largest accepted request body.
     public var maxBody = 8 * 1024 * 1024
+    /// `--table-memory`: the budget of the tables clients store (docs/SERVER.md, "Stored tables").
+    public var tableMemory = 64 * 1024 * 1024
     /// `--playground`: serve the playground page, its endpoints and the example pages.
     public var playground = false
     /// How often the policy files are looked at again.
@@ -70,7 +72,8 @@ public enum DecisionServer {
     ) async throws {
         let metrics = ServerMetrics()
         metrics.policiesLoaded(store.snapshot.policies.count)
-        var responder = DecisionResponder(store: store, metrics: metrics, log: log, maxBody: configuration.maxBody, logger: logger)
+        var responder = DecisionResponder(store: store, metrics: metrics, log: log, maxBody: configuration.maxBody, logger: logger,
+                                          tables: TableStore(budget: configuration.tableMemory))
         responder.playground = configuration.playground
         responder.policyPaths = configuration.policies
         let host = configuration.host

@@ -87,6 +87,36 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/v1/tables/{sha256}": {
+      "put": {
+        "operationId": "storeTable",
+        "summary": "Store a table once; later requests name it with `table-ref` instead of sending it (docs/SERVER.md, \"Stored tables\").",
+        "description": "The body is a table (SPEC §3, as JSON) and the path its SHA-256, as lowercase hex, of exactly the bytes sent. Memory is bounded by `--table-memory`; the least recently used tables are evicted first, and a request naming an evicted table gets 404 `unknown-table`.",
+        "parameters": [ { "$ref": "#/components/parameters/TableReference" } ],
+        "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/table" } } } },
+        "responses": {
+          "200": { "description": "Already stored.", "headers": { "ETag": { "$ref": "#/components/headers/TableETag" } },
+                   "content": { "application/json": { "schema": { "$ref": "#/components/schemas/StoredTable" } } } },
+          "201": { "description": "Stored.", "headers": { "ETag": { "$ref": "#/components/headers/TableETag" } },
+                   "content": { "application/json": { "schema": { "$ref": "#/components/schemas/StoredTable" } } } },
+          "400": { "$ref": "#/components/responses/Error" },
+          "404": { "$ref": "#/components/responses/Error" },
+          "405": { "$ref": "#/components/responses/Error" },
+          "413": { "$ref": "#/components/responses/Error" }
+        }
+      },
+      "get": {
+        "operationId": "storedTable",
+        "summary": "Whether a table is still stored.",
+        "parameters": [ { "$ref": "#/components/parameters/TableReference" } ],
+        "responses": {
+          "200": { "description": "Stored.", "headers": { "ETag": { "$ref": "#/components/headers/TableETag" } },
+                   "content": { "application/json": { "schema": { "$ref": "#/components/schemas/StoredTable" } } } },
+          "404": { "$ref": "#/components/responses/Error" },
+          "405": { "$ref": "#/components/responses/Error" }
+        }
+      }
+    },
     "/client.js": {
       "get": {
         "operationId": "client",
@@ -111,11 +141,16 @@ enum OpenAPIDocument {
   },
   "components": {
     "parameters": {
-      "PolicyName": { "name": "name", "in": "path", "required": true, "description": "The policy's `name` (percent-encoded).", "schema": { "type": "string" } }
+      "PolicyName": { "name": "name", "in": "path", "required": true, "description": "The policy's `name` (percent-encoded).", "schema": { "type": "string" } },
+      "TableReference": { "name": "sha256", "in": "path", "required": true, "description": "The SHA-256 of the table's bytes, as 64 lowercase hex digits.",
+                          "schema": { "$ref": "#/components/schemas/TableReference" } }
+    },
+    "headers": {
+      "TableETag": { "description": "The table's reference, quoted.", "schema": { "type": "string" } }
     },
     "responses": {
       "Error": {
-        "description": "`bad-request` (400), `unknown-policy` or `not-found` (404), `method-not-allowed` (405), `too-large` (413).",
+        "description": "`bad-request` (400), `unknown-policy`, `unknown-table` or `not-found` (404), `method-not-allowed` (405), `too-large` (413).",
         "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
       }
     },
@@ -127,7 +162,7 @@ enum OpenAPIDocument {
           "error": {
             "type": "object", "required": ["code", "message"], "additionalProperties": false,
             "properties": {
-              "code": { "enum": ["bad-request", "unknown-policy", "not-found", "method-not-allowed", "too-large"] },
+              "code": { "enum": ["bad-request", "unknown-policy", "unknown-table", "not-found", "method-not-allowed", "too-large"] },
               "message": { "type": "string" }
             }
           }
@@ -161,23 +196,36 @@ enum OpenAPIDocument {
           }
         }
       },
+      "TableReference": { "type": "string", "pattern": "^[0-9a-f]{64}$", "description": "A stored table's SHA-256 (PUT /v1/tables/{sha256})." },
+      "StoredTable": {
+        "type": "object", "required": ["table-ref", "sections", "rows"], "additionalProperties": false,
+        "properties": { "table-ref": { "$ref": "#/components/schemas/TableReference" },
+                        "sections": { "type": "integer", "minimum": 0 }, "rows": { "type": "integer", "minimum": 0 } }
+      },
       "CheckRequest": {
-        "type": "object", "required": ["table", "moves"], "additionalProperties": false,
+        "type": "object", "required": ["moves"], "additionalProperties": false,
+        "description": "The table is sent as `table`, or named as `table-ref` once stored.",
         "properties": {
           "table": { "$ref": "#/components/schemas/table" },
+          "table-ref": { "$ref": "#/components/schemas/TableReference" },
           "moves": { "type": "array", "description": "Moves items; a malformed item is answered as an `invalid` result.", "items": {} }
-        }
+        },
+        "oneOf": [ { "required": ["table"] }, { "required": ["table-ref"] } ]
       },
       "ExplainRequest": {
-        "type": "object", "required": ["table", "move"], "additionalProperties": false,
-        "properties": { "table": { "$ref": "#/components/schemas/table" }, "move": { "$ref": "#/components/schemas/move" } }
+        "type": "object", "required": ["move"], "additionalProperties": false,
+        "properties": { "table": { "$ref": "#/components/schemas/table" }, "table-ref": { "$ref": "#/components/schemas/TableReference" },
+                        "move": { "$ref": "#/components/schemas/move" } },
+        "oneOf": [ { "required": ["table"] }, { "required": ["table-ref"] } ]
       },
       "DestinationsRequest": {
-        "type": "object", "required": ["table"], "additionalProperties": false,
+        "type": "object", "additionalProperties": false,
         "properties": { "table": { "$ref": "#/components/schemas/table" },
+                        "table-ref": { "$ref": "#/components/schemas/TableReference" },
                         "from": { "$ref": "#/components/schemas/position" },
                         "section-from": { "type": "integer" } },
-        "oneOf": [ { "required": ["from"] }, { "required": ["section-from"] } ]
+        "allOf": [ { "oneOf": [ { "required": ["table"] }, { "required": ["table-ref"] } ] },
+                   { "oneOf": [ { "required": ["from"] }, { "required": ["section-from"] } ] } ]
       },
       "Destinations": {
         "type": "object", "required": ["policy", "can-move", "valid"], "additionalProperties": false,

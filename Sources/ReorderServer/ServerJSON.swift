@@ -78,4 +78,17 @@ extension ServerJSON {
         w.raw(first ? "]}\n" : "\n]}\n")
         return w.bytes
     }
+
+    /// A stored table: `{ "table-ref": "<sha256>", "sections": S, "rows": R }`.
+    static func storedTable(_ ref: String, _ table: Table) -> [UInt8] {
+        var w = JSONWriter(capacity: 128)
+        w.raw("{\"table-ref\": ")
+        w.string(ref)
+        w.raw(", \"sections\": ")
+        w.int(table.sections.count)
+        w.raw(", \"rows\": ")
+        w.int(table.sections.reduce(0) { $0 + $1.rows.count })
+        w.raw("}\n")
+        return w.bytes
+    }
 }

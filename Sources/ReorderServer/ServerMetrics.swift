@@ -16,6 +16,9 @@ public final class ServerMetrics: Sendable {
     private let reloads: CoreMetrics.Counter
     private let reloadFailures: CoreMetrics.Counter
     private let loaded: CoreMetrics.Gauge
+    private let tablesStored: CoreMetrics.Gauge
+    private let tableBytes: CoreMetrics.Gauge
+    private let tablesEvicted: CoreMetrics.Gauge
 
     /// Creates the metrics with their own registry (no global bootstrap, so tests can make many).
     public init() {
@@ -35,6 +38,17 @@ public final class ServerMetrics: Sendable {
         reloads = CoreMetrics.Counter(label: "reorder_policy_reloads_total", factory: factory)
         reloadFailures = CoreMetrics.Counter(label: "reorder_policy_reload_failures_total", factory: factory)
         loaded = CoreMetrics.Gauge(label: "reorder_policies_loaded", factory: factory)
+        tablesStored = CoreMetrics.Gauge(label: "reorder_tables_stored", factory: factory)
+        tableBytes = CoreMetrics.Gauge(label: "reorder_table_memory_bytes", factory: factory)
+        tablesEvicted = CoreMetrics.Gauge(label: "reorder_tables_evicted", factory: factory)
+    }
+
+    /// The stored tables (docs/SERVER.md, "Stored tables"): how many, the bytes they count, and
+    /// how many were evicted since the start.
+    func tables(_ usage: (tables: Int, bytes: Int, evicted: Int)) {
+        tablesStored.record(usage.tables)
+        tableBytes.record(usage.bytes)
+        tablesEvicted.record(usage.evicted)
     }
 
     /// Counts a request by route (the pattern, never the raw path) and status, and records its latency.

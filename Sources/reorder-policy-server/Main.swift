@@ -43,6 +43,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-body"), help: "Largest accepted request body, in bytes.")
     var maxBody = 8 * 1024 * 1024
 
+    @Option(name: .customLong("table-memory"), help: "Memory for tables stored with PUT /v1/tables/{sha256}, in bytes (each counts four times its body; least recently used go first).")
+    var tableMemory = 64 * 1024 * 1024
+
     @Flag(help: "Also serve the playground at /playground, its endpoints and the client's example pages (off by default).")
     var playground = false
 
@@ -50,6 +53,7 @@ struct ServerCommand: AsyncParsableCommand {
         guard !policies.isEmpty else { throw ValidationError("give at least one policy file or directory with --policies") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maxBody > 0 else { throw ValidationError("--max-body must be a positive number of bytes") }
+        guard tableMemory >= 0 else { throw ValidationError("--table-memory must be a number of bytes (0 stores no tables)") }
     }
 
     func run() async throws {
@@ -63,6 +67,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.logPath = log
         configuration.maxBody = maxBody
+        configuration.tableMemory = tableMemory
         configuration.playground = playground
         let (store, logFile): (PolicyStore, DecisionLogFile?)
         do {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 
@@ -403,6 +404,84 @@ struct ServerTests {
         }
     }
 
+    /// The reference of a stored table: the SHA-256 of its bytes, as lowercase hex.
+    static func reference(_ table: String) -> String {
+        SHA256.hash(data: Array(table.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    @Test("a stored table named by table-ref is decided byte for byte as the same table sent whole")
+    func storedTablesDecideAsSentTables() throws {
+        let server = try ServerProcess(Self.policies)
+        for (_, name, table) in bundled {
+            let ref = Self.reference(table)
+            let stored = try server.request("PUT", "/v1/tables/\(ref)", body: Array(table.utf8))
+            #expect(stored.status == 201, "\(stored.text)")
+            #expect(stored.headers["etag"] == "\"\(ref)\"")
+            #expect(stored.json?["table-ref"] as? String == ref)
+            #expect(try server.request("PUT", "/v1/tables/\(ref)", body: Array(table.utf8)).status == 200)
+            #expect(try server.get("/v1/tables/\(ref)").status == 200)
+            let moves = try everyMove(table).joined(separator: ", ")
+            let sent = try server.post("/v1/policies/\(name)/check", json: #"{"table": \#(table), "moves": [\#(moves)]}"#)
+            let named = try server.post("/v1/policies/\(name)/check", json: #"{"table-ref": "\#(ref)", "moves": [\#(moves)]}"#)
+            #expect(sent.status == 200 && named.text == sent.text, "\(name)")
+            let move = #"{"from": [0, 0], "to": [1, 0]}"#
+            #expect(try server.post("/v1/policies/\(name)/explain", json: #"{"table-ref": "\#(ref)", "move": \#(move)}"#).text
+                    == server.post("/v1/policies/\(name)/explain", json: #"{"table": \#(table), "move": \#(move)}"#).text)
+            #expect(try server.post("/v1/policies/\(name)/destinations", json: #"{"table-ref": "\#(ref)", "from": [0, 1]}"#).text
+                    == server.post("/v1/policies/\(name)/destinations", json: #"{"table": \#(table), "from": [0, 1]}"#).text)
+        }
+        let table = bundled[0].table, ref = Self.reference(table)
+        // The body must be what the path names; a table of the wrong shape is refused like a sent one.
+        let wrong = try server.request("PUT", "/v1/tables/\(String(repeating: "0", count: 64))", body: Array(table.utf8))
+        #expect(wrong.status == 400 && wrong.text.contains(ref))
+        let bad = #"{"sections": [{"rows": [[1]]}]}"#
+        #expect(try server.request("PUT", "/v1/tables/\(Self.reference(bad))", body: Array(bad.utf8)).errorCode == "bad-request")
+        #expect(try server.get("/v1/tables/not-a-reference").errorCode == "not-found")
+        #expect(try server.request("DELETE", "/v1/tables/\(ref)").status == 405)
+        // Unknown references, both fields, a reference of the wrong type.
+        let unknown = String(repeating: "1", count: 64)
+        #expect(try server.get("/v1/tables/\(unknown)").errorCode == "unknown-table")
+        #expect(try server.post("/v1/policies/board/check", json: #"{"table-ref": "\#(unknown)", "moves": []}"#).errorCode == "unknown-table")
+        #expect(try server.post("/v1/policies/board/check", json: #"{"table-ref": "\#(ref)", "table": \#(table), "moves": []}"#).errorCode == "bad-request")
+        #expect(try server.post("/v1/policies/board/check", json: #"{"table-ref": 7, "moves": []}"#).errorCode == "bad-request")
+        #expect(try server.post("/v1/policies/board/check", json: #"{"moves": []}"#).errorCode == "bad-request")
+        #expect(server.stop() == 0)
+    }
+
+    @Test("stored tables stay within --table-memory: the least recently used go first, and a policy edit rebinds them")
+    func storedTablesAreBoundedAndFollowPolicyEdits() throws {
+        let dir = try Build.scratchDirectory()
+        let source = try String(contentsOf: Build.packageRoot.appendingPathComponent("policies/status-list.yaml"), encoding: .utf8)
+        let file = dir.appendingPathComponent("status.yaml")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        // Each table below is about 60 bytes: it counts 4 × 60 + 1,024 bytes; three fit, four do not.
+        let server = try ServerProcess(["--policies", dir.path, "--table-memory", "4200"])
+        let tables = (0..<4).map { #"{"sections": [{"rows": [{"id": "S", "kind": "status"}, "a\#($0)", "b"]}]}"# }
+        let refs = tables.map(Self.reference)
+        for k in 0..<3 { #expect(try server.request("PUT", "/v1/tables/\(refs[k])", body: Array(tables[k].utf8)).status == 201) }
+        // Table 0 is used again, so table 1 is now the least recently used.
+        #expect(try server.get("/v1/tables/\(refs[0])").status == 200)
+        #expect(try server.request("PUT", "/v1/tables/\(refs[3])", body: Array(tables[3].utf8)).status == 201)
+        #expect(try server.get("/v1/tables/\(refs[1])").errorCode == "unknown-table")
+        #expect(try server.get("/v1/tables/\(refs[0])").status == 200)
+        #expect(try server.get("/v1/tables/\(refs[3])").status == 200)
+        // A table larger than the whole budget is refused with 413.
+        let large = #"{"sections": [{"rows": [\#((0..<200).map { "\"row\($0)\"" }.joined(separator: ", "))]}]}"#
+        #expect(try server.request("PUT", "/v1/tables/\(Self.reference(large))", body: Array(large.utf8)).errorCode == "too-large")
+
+        // The binding kept for table 0 follows the policy: pinned, then (edited) free.
+        let check = #"{"table-ref": "\#(refs[0])", "moves": [{"from": [0, 2], "to": [0, 0]}]}"#
+        func decision() throws -> String? {
+            ((try server.post("/v1/policies/status-list/check", json: check).json?["results"] as? [[String: Any]])?.first?["decision"]) as? String
+        }
+        #expect(try decision() == "retargeted")
+        let metrics = try server.get("/metrics").text
+        #expect(metrics.contains("reorder_tables_stored 2") && metrics.contains("reorder_tables_evicted 2"), "\(metrics)")
+        try "reorder-policy: 1\nname: status-list\nrules: []\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(try eventually(within: 2.5) { try decision() == "allowed" })
+        #expect(server.stop() == 0)
+    }
+
     @Test("the OpenAPI document is valid and describes exactly the routes the server answers")
     func openAPIMatchesServer() throws {
         let server = try ServerProcess(Self.policies)
@@ -412,9 +491,12 @@ struct ServerTests {
         #expect(document["openapi"] as? String == "3.1.0")
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         #expect(Set(paths.keys) == ["/health", "/v1/policies", "/v1/policies/{name}/check", "/v1/policies/{name}/explain", "/v1/policies/{name}/destinations",
-                                     "/client.js", "/metrics", "/openapi.json"])
+                                     "/v1/tables/{sha256}", "/client.js", "/metrics", "/openapi.json"])
+        // A stored table, so that its route answers GET with 200 (PUT below sends no body: 400).
+        let stored = Self.reference(bundled[0].table)
+        #expect(try server.request("PUT", "/v1/tables/\(stored)", body: Array(bundled[0].table.utf8)).status == 201)
         for (path, operations) in paths {
-            let concrete = path.replacingOccurrences(of: "{name}", with: "board")
+            let concrete = path.replacingOccurrences(of: "{name}", with: "board").replacingOccurrences(of: "{sha256}", with: stored)
             for method in operations.keys {
                 let answer = try server.request(method.uppercased(), concrete, body: method == "post" ? Array("{}".utf8) : [])
                 #expect(answer.status != 404 && answer.status != 405, "\(method) \(path)")

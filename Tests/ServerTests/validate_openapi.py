@@ -3,6 +3,7 @@ document, then jsonschema (Draft 2020-12, as OpenAPI 3.1 uses) on live answers o
 
 usage: validate_openapi.py OPENAPI.json http://127.0.0.1:PORT
 """
+import hashlib
 import json
 import sys
 import urllib.error
@@ -22,7 +23,7 @@ def schema(name):
 
 
 def call(method, path, body=None):
-    data = None if body is None else json.dumps(body).encode()
+    data = None if body is None else body if isinstance(body, bytes) else json.dumps(body).encode()
     request = urllib.request.Request(base + path, data=data, method=method)
     try:
         with urllib.request.urlopen(request) as reply:
@@ -33,6 +34,8 @@ def call(method, path, body=None):
 
 table = {"sections": [{"id": "Backlog", "rows": ["a", {"id": "b", "tags": ["blocked"]}]},
                       {"id": "Doing", "rows": ["c"]}, {"id": "Archive", "rows": ["d"]}]}
+table_bytes = json.dumps(table).encode()
+reference = hashlib.sha256(table_bytes).hexdigest()
 checks = [
     ("GET", "/health", None, 200, "Health"),
     ("GET", "/v1/policies", None, 200, "PolicyList"),
@@ -49,6 +52,16 @@ checks = [
     ("POST", "/v1/policies/missing/check", {"table": table, "moves": []}, 404, "Error"),
     ("GET", "/v1/policies/board/check", None, 405, "Error"),
     ("CheckRequest", None, {"table": table, "moves": [{"from": [0, 0], "to": [1, 0]}]}, None, "CheckRequest"),
+    ("CheckRequest", None, {"table-ref": reference, "moves": [{"from": [0, 0], "to": [1, 0]}]}, None, "CheckRequest"),
+    ("PUT", "/v1/tables/" + reference, table_bytes, 201, "StoredTable"),
+    ("PUT", "/v1/tables/" + reference, table_bytes, 200, "StoredTable"),
+    ("GET", "/v1/tables/" + reference, None, 200, "StoredTable"),
+    ("GET", "/v1/tables/" + "0" * 64, None, 404, "Error"),
+    ("PUT", "/v1/tables/" + "0" * 64, table_bytes, 400, "Error"),
+    ("POST", "/v1/policies/board/check", {"table-ref": reference, "moves": [{"from": [0, 0], "to": [1, 0]}]}, 200, "CheckResult"),
+    ("POST", "/v1/policies/board/explain", {"table-ref": reference, "move": {"from": [0, 1], "to": [1, 0]}}, 200, "CheckResult"),
+    ("POST", "/v1/policies/board/destinations", {"table-ref": reference, "from": [0, 1]}, 200, "Destinations"),
+    ("POST", "/v1/policies/board/check", {"table-ref": "1" * 64, "moves": []}, 404, "Error"),
     ("ExplainRequest", None, {"table": table, "move": {"section-from": 0, "section-to": 1}}, None, "ExplainRequest"),
 ]
 failures = 0

@@ -29,6 +29,8 @@ public enum DecisionService {
         case notFound = "not-found"
         case methodNotAllowed = "method-not-allowed"
         case tooLarge = "too-large"
+        /// A `"table-ref"` names no stored table (never stored, or evicted): store it and retry.
+        case unknownTable = "unknown-table"
     }
 
     /// An error reply: `{ "error": { "code": "...", "message": "..." } }`.
@@ -45,26 +47,62 @@ public enum DecisionService {
     /// `POST /v1/policies/{name}/check`: body `{ "table": <table>, "moves": [<moves items>] }`.
     /// Malformed moves items are `invalid` results, as in a moves file; a body, table or
     /// `moves` of the wrong shape is a 400.
-    public static func check(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool) -> Reply {
-        check(body: body, policy: policy, policyHash: policyHash, logging: logging, fastPath: true)
+    ///
+    /// With `tables`, the body may name a stored table with `"table-ref"` instead of sending it
+    /// (docs/SERVER.md, "Stored tables").
+    public static func check(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool,
+                             tables: (any StoredTables)? = nil) -> Reply {
+        check(body: body, policy: policy, policyHash: policyHash, logging: logging, tables: tables, fastPath: true)
     }
 
     /// `fastPath: false` reads every body with the JSON reader and the shared decoders (tests
     /// compare the two).
-    static func check(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool, fastPath: Bool) -> Reply {
+    static func check(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool,
+                      tables: (any StoredTables)? = nil, fastPath: Bool) -> Reply {
         if fastPath, let (table, moves) = FastRequestReader.check(body) {
             var runner = makeRunner(policy.bind(table), moves: moves.count, policyHash: policyHash, logging: logging)
             for move in moves { runner.decide(move) }
             return runner.reply()
         }
-        return withFields(body, required: ["table", "moves"]) { fields throws(RequestError) in
-            let table = try decodeTable(fields["table"]!)  // present: withFields checked it
+        let (required, optional) = tableFields(["moves"], tables)
+        return withFields(body, required: required, optional: optional) { fields throws(RequestError) in
+            let bound = try boundTable(fields, policy: policy, policyHash: policyHash, tables: tables)
             guard let items = fields["moves"]!.sequence else {  // present: withFields checked it
                 throw RequestError(message: "'moves' must be a list of moves, found \(fields["moves"]!.typeName)")
             }
-            var runner = makeRunner(policy.bind(table), moves: items.count, policyHash: policyHash, logging: logging)
+            var runner = makeRunner(bound, moves: items.count, policyHash: policyHash, logging: logging)
             for item in items { runner.decide(MovesFile.item(item)) }
             return runner.reply()
+        }
+    }
+
+    /// The fields a decision request takes: `table` and `others` (with `tables`: `table` or
+    /// `table-ref`, so both are optional and ``boundTable`` asks for one).
+    private static func tableFields(_ others: [String], _ tables: (any StoredTables)?) -> (required: [String], optional: [String]) {
+        tables == nil ? (["table"] + others, []) : (others, ["table", "table-ref"])
+    }
+
+    /// The request's table bound to `policy`: the `table` sent, or the stored table its
+    /// `table-ref` names (whose binding the store may keep for the next request).
+    static func boundTable(_ fields: [String: JSONNode], policy: CompiledPolicy, policyHash: String,
+                           tables: (any StoredTables)?) throws(RequestError) -> BoundPolicy {
+        switch (fields["table"], fields["table-ref"]) {
+        case (let table?, nil):
+            return policy.bind(try decodeTable(table))
+        case (nil, let ref?):
+            // Only asked for when `tables` is given: `table-ref` is not a field otherwise.
+            guard let tables else { throw RequestError(message: "unknown field 'table-ref'") }
+            guard ref.scalarStyle == .doubleQuoted, let name = ref.scalar else {
+                throw RequestError(message: "'table-ref' must be a stored table's reference (a string), found \(ref.typeName)")
+            }
+            guard let bound = tables.bound(name, to: policy, policyHash: policyHash) else {
+                throw RequestError(code: .unknownTable, message: "no table is stored under '\(String(name.prefix(80)).visible)' (never stored, or evicted); PUT it to /v1/tables/{sha256} and retry, or send it as 'table'")
+            }
+            return bound
+        case (nil, nil):
+            throw RequestError(message: "missing field 'table'; send the table as 'table', or a stored table's reference as 'table-ref'")
+        case (.some, .some):
+            throw RequestError(message: "'table' and 'table-ref' both given; send one of them")
         }
     }
 
@@ -84,25 +122,27 @@ public enum DecisionService {
     /// `POST /v1/policies/{name}/explain`: body `{ "table": <table>, "move": <one moves item> }`.
     /// A move that does not fit the table is an `invalid` result (200), as with the CLI; a move
     /// of the wrong shape is a 400.
-    public static func explain(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool) -> Reply {
-        explain(body: body, policy: policy, policyHash: policyHash, logging: logging, fastPath: true)
+    public static func explain(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool,
+                               tables: (any StoredTables)? = nil) -> Reply {
+        explain(body: body, policy: policy, policyHash: policyHash, logging: logging, tables: tables, fastPath: true)
     }
 
     /// `fastPath: false` reads every body with the JSON reader and the shared decoders (tests
     /// compare the two).
-    static func explain(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool, fastPath: Bool) -> Reply {
+    static func explain(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool,
+                        tables: (any StoredTables)? = nil, fastPath: Bool) -> Reply {
         if fastPath, let (table, move) = FastRequestReader.explain(body) {
-            return explain(table, move, policy: policy, policyHash: policyHash, logging: logging)
+            return explain(policy.bind(table), move, policyHash: policyHash, logging: logging)
         }
-        return withFields(body, required: ["table", "move"]) { fields throws(RequestError) in
-            let table = try decodeTable(fields["table"]!)  // present: withFields checked it
+        let (required, optional) = tableFields(["move"], tables)
+        return withFields(body, required: required, optional: optional) { fields throws(RequestError) in
+            let bound = try boundTable(fields, policy: policy, policyHash: policyHash, tables: tables)
             let move = try explainMove(fields["move"]!)  // present: withFields checked it
-            return explain(table, move, policy: policy, policyHash: policyHash, logging: logging)
+            return explain(bound, move, policyHash: policyHash, logging: logging)
         }
     }
 
-    private static func explain(_ table: Table, _ move: Move, policy: CompiledPolicy, policyHash: String, logging: Bool) -> Reply {
-        let bound = policy.bind(table)
+    private static func explain(_ bound: BoundPolicy, _ move: Move, policyHash: String, logging: Bool) -> Reply {
         var summary = DecisionJSON.Summary()
         var log = JSONWriter(capacity: logging ? 256 : 0)
         let w = DecisionJSON.explainDocument(bound, move, summary: &summary) { event in
@@ -131,14 +171,16 @@ public enum DecisionService {
     /// decide every hover by itself: `{ "policy", "from" (or "section-from"), "can-move",
     /// "valid" }`, where `valid` is exactly `explain`'s for a move from there (empty when the
     /// row or section cannot be picked up). A source outside the table is a 400.
-    public static func destinations(body: [UInt8], policy: CompiledPolicy) -> Reply {
-        withFields(body, required: ["table"], optional: ["from", "section-from"]) { fields throws(RequestError) in
-            try destinations(fields, policy: policy)
+    public static func destinations(body: [UInt8], policy: CompiledPolicy, policyHash: String = "",
+                                    tables: (any StoredTables)? = nil) -> Reply {
+        let (required, optional) = tableFields([], tables)
+        return withFields(body, required: required, optional: optional + ["from", "section-from"]) { fields throws(RequestError) in
+            try destinations(fields, bound: boundTable(fields, policy: policy, policyHash: policyHash, tables: tables))
         }
     }
 
-    private static func destinations(_ fields: [String: JSONNode], policy: CompiledPolicy) throws(RequestError) -> Reply {
-        let table = try decodeTable(fields["table"]!)  // required: withFields checked it
+    private static func destinations(_ fields: [String: JSONNode], bound: BoundPolicy) throws(RequestError) -> Reply {
+        let policy = bound.compiled
         let move: Move
         switch (fields["from"], fields["section-from"]) {
         case (let from?, nil):
@@ -156,7 +198,7 @@ public enum DecisionService {
         }
         let explanation: Explanation
         do {
-            explanation = try policy.bind(table).explain(move)
+            explanation = try bound.explain(move)
         } catch {
             throw RequestError(message: error.message)
         }
@@ -224,6 +266,30 @@ public enum DecisionService {
         }
     }
 
+    /// A body that is a table (`PUT /v1/tables/{sha256}`), decoded exactly as a table file
+    /// (SPEC §3), or the error reply.
+    public static func readTable(body: [UInt8]) -> Result<Table, Refusal> {
+        guard !body.isEmpty else { return .failure(Refusal(error(.badRequest, "the body is empty; expected a table { \"sections\": [...] }"))) }
+        let document: JSONDocument
+        switch JSONDocument.read(body, file: "<request>") {
+        case .success(let read): document = read
+        case .failure(let problem): return .failure(Refusal(error(.badRequest, "the body is not valid JSON: \(located(problem.message, problem.span))")))
+        }
+        return document.withRoot { root -> Result<Table, Refusal> in
+            do throws(RequestError) {
+                return .success(try decodeTable(root))
+            } catch {
+                return .failure(Refusal(Self.error(error.code, error.message)))
+            }
+        }
+    }
+
+    /// A request refused: its error reply.
+    public struct Refusal: Error {
+        public var reply: Reply
+        init(_ reply: Reply) { self.reply = reply }
+    }
+
     /// The table in a request, decoded exactly as a table file (SPEC §3).
     static func decodeTable(_ node: some DocumentNode) throws(RequestError) -> Table {
         var decoder = TableDecoder(d: NodeDecoder(file: "<request>"))
@@ -248,4 +314,12 @@ extension CheckRunner {
         _ = finish()
         return .decided(output.bytes, summary: summary, log: log?.bytes ?? [])
     }
+}
+
+/// Tables a client stored earlier and names by reference (`"table-ref"` in a decision
+/// request): the server's store (docs/SERVER.md, "Stored tables"). The library only asks.
+public protocol StoredTables: Sendable {
+    /// The table stored under `ref`, bound to `policy` (`policyHash` names its version, so a
+    /// store may keep the binding for the next request); nil when nothing is stored under `ref`.
+    func bound(_ ref: String, to policy: CompiledPolicy, policyHash: String) -> BoundPolicy?
 }

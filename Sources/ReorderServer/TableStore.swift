@@ -1,0 +1,122 @@
+import Crypto
+import ReorderPolicy
+import Synchronization
+
+/// Tables that clients stored with `PUT /v1/tables/{sha256}` and name afterwards with
+/// `"table-ref"` (docs/SERVER.md, "Stored tables"): a drag session sends its table once and
+/// then only moves, and the table's binding to a policy version is kept for the next request.
+///
+/// Content-addressed: a table's reference is the SHA-256 of the bytes that were stored, so
+/// equal references are equal tables and no client can put another table under a reference
+/// it does not own. Memory is bounded (`--table-memory`); the least recently used tables are
+/// evicted first, and a client that names an evicted table gets 404 `unknown-table` and
+/// stores it again. Thread-safe: one lock around the index; binding happens outside it.
+final class TableStore: StoredTables, Sendable {
+    /// What one stored table costs against the budget: four times its body (the rows, their
+    /// strings and one binding), plus a fixed part.
+    static func cost(bodyBytes: Int) -> Int { 4 * bodyBytes + 1024 }
+
+    /// Evictions go down to this share of the budget, so one scan makes room for many tables.
+    static let lowWater = 0.75
+
+    struct Entry: Sendable {
+        let table: Table
+        let cost: Int
+        var lastUse: UInt64
+        /// The table bound to the policy version that last asked (its name and hash, the binding).
+        var bound: (version: String, policy: BoundPolicy)?
+    }
+
+    private struct State: Sendable {
+        var entries: [String: Entry] = [:]
+        var used = 0
+        var clock: UInt64 = 0
+        var evicted = 0
+    }
+
+    /// The budget in bytes (``cost(bodyBytes:)`` per table).
+    let budget: Int
+    private let state = Mutex(State())
+
+    init(budget: Int) { self.budget = budget }
+
+    /// The lowercase hex SHA-256 of `bytes`.
+    static func reference(of bytes: [UInt8]) -> String {
+        SHA256.hash(data: bytes).map { byte in
+            let digits = Array("0123456789abcdef".utf8)
+            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
+        }.joined()
+    }
+
+    /// Whether `text` has the form of a reference: 64 lowercase hex digits.
+    static func isReference(_ text: some StringProtocol) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// Stores `table` (read from `bodyBytes` bytes) under `ref`; false when it was stored already.
+    /// A table larger than the whole budget is not stored (nil).
+    func put(_ ref: String, _ table: Table, bodyBytes: Int) -> Bool? {
+        let cost = Self.cost(bodyBytes: bodyBytes)
+        guard cost <= budget else { return nil }
+        return state.withLock { s in
+            s.clock += 1
+            if s.entries[ref] != nil {
+                s.entries[ref]!.lastUse = s.clock  // present: just checked
+                return false
+            }
+            s.entries[ref] = Entry(table: table, cost: cost, lastUse: s.clock)
+            s.used += cost
+            if s.used > budget { Self.evict(&s, downTo: Int(Double(budget) * Self.lowWater), keeping: ref) }
+            return true
+        }
+    }
+
+    /// Removes the least recently used tables until at most `target` bytes are used (never `keeping`).
+    private static func evict(_ s: inout State, downTo target: Int, keeping: String) {
+        for (ref, entry) in s.entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) where s.used > target && ref != keeping {
+            s.entries[ref] = nil
+            s.used -= entry.cost
+            s.evicted += 1
+        }
+    }
+
+    /// The table stored under `ref`, if any.
+    func table(_ ref: String) -> Table? {
+        state.withLock { s in
+            s.clock += 1
+            s.entries[ref]?.lastUse = s.clock
+            return s.entries[ref]?.table
+        }
+    }
+
+    /// Removes the table stored under `ref`; false when there was none.
+    func remove(_ ref: String) -> Bool {
+        state.withLock { s in
+            guard let entry = s.entries.removeValue(forKey: ref) else { return false }
+            s.used -= entry.cost
+            return true
+        }
+    }
+
+    /// Tables stored, bytes counted against the budget, tables evicted so far.
+    var usage: (tables: Int, bytes: Int, evicted: Int) {
+        state.withLock { ($0.entries.count, $0.used, $0.evicted) }
+    }
+
+    func bound(_ ref: String, to policy: CompiledPolicy, policyHash: String) -> BoundPolicy? {
+        // A policy version is its name and its file's hash.
+        let version = policy.policy.name + "\u{0}" + policyHash
+        let found: (table: Table, bound: BoundPolicy?)? = state.withLock { s in
+            s.clock += 1
+            guard let entry = s.entries[ref] else { return nil }
+            s.entries[ref]!.lastUse = s.clock  // present: just read
+            return (entry.table, entry.bound.flatMap { $0.version == version ? $0.policy : nil })
+        }
+        guard let found else { return nil }
+        if let bound = found.bound { return bound }
+        // Bound outside the lock (linear in the table), then kept for the next request.
+        let bound = policy.bind(found.table)
+        state.withLock { s in s.entries[ref]?.bound = (version, bound) }
+        return bound
+    }
+}
