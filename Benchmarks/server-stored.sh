@@ -10,6 +10,7 @@
 set -euo pipefail
 SERVER=$(realpath "$1")
 cd "$(dirname "$0")"
+HERE=$(pwd)
 D=${D:-6}; R=${R:-4}
 swift build -c release --product BareServer >/dev/null
 BIN=$(swift build -c release --show-bin-path)
@@ -34,26 +35,5 @@ $BIN/BareServer 18293 "$bb" >/dev/null 2>&1 &
 sleep 1
 url() { case $1 in sent|named) echo $check;; bare) [ $2 = single ] && echo http://127.0.0.1:18292/ || echo http://127.0.0.1:18293/;; esac; }
 body() { case $1 in sent) echo $2.json;; *) echo $2-ref.json;; esac; }
-run() { BODY="$2" wrk -t1 -c16 -d"${D}s" -s post.lua "$1" | awk '/Requests\/sec/ {print $2}'; }
-: > results.txt
-for r in $(seq $R); do
-  for kind in single batch; do
-    order="sent named bare"; [ $((r % 2)) = 0 ] && order="bare named sent"
-    for t in $order; do echo "$kind $t $(run $(url $t $kind) $(body $t $kind))" >> results.txt; done
-  done
-done
-python3 - <<'PY' > medians.txt
-import statistics
-d={}
-for l in open('results.txt'):
-    k,t,v=l.split(); d.setdefault((k,t),[]).append(float(v))
-for (k,t),v in sorted(d.items()): print(k,t,round(statistics.median(v)), ' '.join(str(round(x)) for x in v))
-PY
-echo "kind target median-req/s runs..."; cat medians.txt
-half() { local rate=$(python3 -c "print(max(1, int($3 / 2 / 4)))"); hey -z "${D}s" -c 4 -q "$rate" -m POST -T application/json -D "$2" "$1" | awk '/  50% in/ {p50=$3*1000} /  99% in/ {p99=$3*1000} END {printf "%.2f %.2f", p50, p99}'; }
-for kind in single batch; do
-  for t in sent named bare; do
-    rps=$(awk -v k=$kind -v t=$t '$1==k && $2==t {print $3}' medians.txt)
-    echo "latency $kind $t at $((rps/2)) req/s: p50/p99 ms $(half $(url $t $kind) $(body $t $kind) $rps)"
-  done
-done
+source "$HERE/load-rounds.sh"
+rounds "sent named bare"

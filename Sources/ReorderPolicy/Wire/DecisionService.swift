@@ -65,7 +65,7 @@ public enum DecisionService {
             return runner.reply()
         }
         let (required, optional) = tableFields(["moves"], tables)
-        return withFields(body, required: required, optional: optional) { fields throws(RequestError) in
+        return withFields(body, required: required, optional: optional, tableByReference: tables != nil) { fields throws(RequestError) in
             let bound = try boundTable(fields, policy: policy, policyHash: policyHash, tables: tables)
             guard let items = fields["moves"]!.sequence else {  // present: withFields checked it
                 throw RequestError(message: "'moves' must be a list of moves, found \(fields["moves"]!.typeName)")
@@ -135,7 +135,7 @@ public enum DecisionService {
             return explain(policy.bind(table), move, policyHash: policyHash, logging: logging)
         }
         let (required, optional) = tableFields(["move"], tables)
-        return withFields(body, required: required, optional: optional) { fields throws(RequestError) in
+        return withFields(body, required: required, optional: optional, tableByReference: tables != nil) { fields throws(RequestError) in
             let bound = try boundTable(fields, policy: policy, policyHash: policyHash, tables: tables)
             let move = try explainMove(fields["move"]!)  // present: withFields checked it
             return explain(bound, move, policyHash: policyHash, logging: logging)
@@ -174,7 +174,7 @@ public enum DecisionService {
     public static func destinations(body: [UInt8], policy: CompiledPolicy, policyHash: String = "",
                                     tables: (any StoredTables)? = nil) -> Reply {
         let (required, optional) = tableFields([], tables)
-        return withFields(body, required: required, optional: optional + ["from", "section-from"]) { fields throws(RequestError) in
+        return withFields(body, required: required, optional: optional + ["from", "section-from"], tableByReference: tables != nil) { fields throws(RequestError) in
             try destinations(fields, bound: boundTable(fields, policy: policy, policyHash: policyHash, tables: tables))
         }
     }
@@ -233,11 +233,13 @@ public enum DecisionService {
     /// body, or a ``RequestError`` thrown by `answer`, is an error reply. The fields are valid
     /// only inside `answer` (they point into the body's tape).
     static func withFields(
-        _ body: [UInt8], required: [String], optional: [String] = [],
+        _ body: [UInt8], required: [String], optional: [String] = [], tableByReference: Bool = false,
         _ answer: ([String: JSONNode]) throws(RequestError) -> Reply
     ) -> Reply {
-        let expected = required.map { "'\($0)'" }.joined(separator: " and ")
-            + optional.map { ", optionally '\($0)'" }.joined()
+        // With stored tables `table` and `table-ref` are optional fields, one of which is asked for.
+        let named = tableByReference ? ["'table' (or 'table-ref')"] : []
+        let expected = (named + required.map { "'\($0)'" }).joined(separator: " and ")
+            + optional.filter { !tableByReference || ($0 != "table" && $0 != "table-ref") }.map { ", optionally '\($0)'" }.joined()
         guard !body.isEmpty else { return error(.badRequest, "the body is empty; expected a JSON object with \(expected)") }
         let document: JSONDocument
         switch JSONDocument.read(body, file: "<request>") {
