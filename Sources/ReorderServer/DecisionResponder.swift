@@ -42,18 +42,13 @@ struct DecisionResponder: HTTPResponder {
         case sortableLibrary = "/examples/Sortable.min.js"
         case unknown = "unmatched"
 
-        var method: HTTPRequest.Method {
-            switch self {
-            case .check, .explain, .destinations, .playgroundDecide: .post
-            default: .get
-            }
-        }
-
         /// Every method the route takes (`HEAD` goes with `GET`).
         var methods: [HTTPRequest.Method] {
             switch self {
             case .table: [.put, .get]
-            default: [method]
+            case .check, .explain, .destinations, .playgroundDecide: [.post]
+            case .health, .metrics, .openapi, .policies, .client, .playground, .playgroundExamples,
+                 .exampleHTML5, .exampleSortable, .sortableLibrary, .unknown: [.get]
             }
         }
 
@@ -192,13 +187,17 @@ struct DecisionResponder: HTTPResponder {
             guard actual == ref else {
                 return Answer(DecisionService.error(.badRequest, "the body's SHA-256 is \(actual), not \(ref); PUT it to /v1/tables/\(actual)"))
             }
+            // Stored already: the same bytes, so the same table; nothing to read again.
+            if let table = tables.table(ref) {
+                return Answer(status: 200, body: ServerJSON.storedTable(ref, table), contentType: "application/json", etag: ref)
+            }
             let table: Table
             switch DecisionService.readTable(body: body) {
             case .success(let read): table = read
             case .failure(let refusal): return Answer(refusal.reply)
             }
             guard let created = tables.put(ref, table, bodyBytes: body.count) else {
-                return Answer(DecisionService.error(.tooLarge, "the table needs \(TableStore.cost(bodyBytes: body.count)) bytes of the \(tables.budget) the server keeps for tables (--table-memory)"))
+                return Answer(DecisionService.error(.tooLarge, "the table counts \(TableStore.cost(of: table, bodyBytes: body.count)) bytes of the \(tables.budget) the server keeps for tables (--table-memory)"))
             }
             return Answer(status: created ? 201 : 200, body: ServerJSON.storedTable(ref, table), contentType: "application/json", etag: ref)
         case .unknown:

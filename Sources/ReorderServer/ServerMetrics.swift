@@ -18,7 +18,8 @@ public final class ServerMetrics: Sendable {
     private let loaded: CoreMetrics.Gauge
     private let tablesStored: CoreMetrics.Gauge
     private let tableBytes: CoreMetrics.Gauge
-    private let tablesEvicted: CoreMetrics.Gauge
+    private let tablesEvicted: CoreMetrics.Counter
+    private let evictedSoFar = Mutex(0)
 
     /// Creates the metrics with their own registry (no global bootstrap, so tests can make many).
     public init() {
@@ -40,7 +41,7 @@ public final class ServerMetrics: Sendable {
         loaded = CoreMetrics.Gauge(label: "reorder_policies_loaded", factory: factory)
         tablesStored = CoreMetrics.Gauge(label: "reorder_tables_stored", factory: factory)
         tableBytes = CoreMetrics.Gauge(label: "reorder_table_memory_bytes", factory: factory)
-        tablesEvicted = CoreMetrics.Gauge(label: "reorder_tables_evicted", factory: factory)
+        tablesEvicted = CoreMetrics.Counter(label: "reorder_tables_evicted_total", factory: factory)
     }
 
     /// The stored tables (docs/SERVER.md, "Stored tables"): how many, the bytes they count, and
@@ -48,7 +49,11 @@ public final class ServerMetrics: Sendable {
     func tables(_ usage: (tables: Int, bytes: Int, evicted: Int)) {
         tablesStored.record(usage.tables)
         tableBytes.record(usage.bytes)
-        tablesEvicted.record(usage.evicted)
+        let new = evictedSoFar.withLock { seen in
+            defer { seen = max(seen, usage.evicted) }
+            return max(0, usage.evicted - seen)
+        }
+        if new > 0 { tablesEvicted.increment(by: new) }
     }
 
     /// Counts a request by route (the pattern, never the raw path) and status, and records its latency.

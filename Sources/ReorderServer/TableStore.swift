@@ -12,9 +12,16 @@ import Synchronization
 /// evicted first, and a client that names an evicted table gets 404 `unknown-table` and
 /// stores it again. Thread-safe: one lock around the index; binding happens outside it.
 final class TableStore: StoredTables, Sendable {
-    /// What one stored table costs against the budget: four times its body (the rows, their
-    /// strings and one binding), plus a fixed part.
-    static func cost(bodyBytes: Int) -> Int { 4 * bodyBytes + 1024 }
+    /// What one stored table costs against the budget, an estimate from its body and its
+    /// rows: the body's bytes twice (the strings, and the binding's per-row tables), 96 bytes
+    /// a row (a `Row` is 40, plus its share of the arrays), 256 a section, 1 KiB besides.
+    static func cost(bodyBytes: Int, rows: Int, sections: Int) -> Int {
+        2 * bodyBytes + 96 * rows + 256 * sections + 1024
+    }
+
+    static func cost(of table: Table, bodyBytes: Int) -> Int {
+        cost(bodyBytes: bodyBytes, rows: table.sections.reduce(0) { $0 + $1.rows.count }, sections: table.sections.count)
+    }
 
     /// Evictions go down to this share of the budget, so one scan makes room for many tables.
     static let lowWater = 0.75
@@ -56,28 +63,35 @@ final class TableStore: StoredTables, Sendable {
     /// Stores `table` (read from `bodyBytes` bytes) under `ref`; false when it was stored already.
     /// A table larger than the whole budget is not stored (nil).
     func put(_ ref: String, _ table: Table, bodyBytes: Int) -> Bool? {
-        let cost = Self.cost(bodyBytes: bodyBytes)
+        let cost = Self.cost(of: table, bodyBytes: bodyBytes)
         guard cost <= budget else { return nil }
-        return state.withLock { s in
+        // The evicted tables are released after the lock, not while other requests wait for it.
+        let (created, evicted): (Bool, [Entry]) = state.withLock { s in
             s.clock += 1
             if s.entries[ref] != nil {
                 s.entries[ref]!.lastUse = s.clock  // present: just checked
-                return false
+                return (false, [])
             }
             s.entries[ref] = Entry(table: table, cost: cost, lastUse: s.clock)
             s.used += cost
-            if s.used > budget { Self.evict(&s, downTo: Int(Double(budget) * Self.lowWater), keeping: ref) }
-            return true
+            guard s.used > budget else { return (true, []) }
+            return (true, Self.evict(&s, downTo: Int(Double(budget) * Self.lowWater), keeping: ref))
         }
+        _ = evicted
+        return created
     }
 
-    /// Removes the least recently used tables until at most `target` bytes are used (never `keeping`).
-    private static func evict(_ s: inout State, downTo target: Int, keeping: String) {
-        for (ref, entry) in s.entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) where s.used > target && ref != keeping {
-            s.entries[ref] = nil
+    /// Removes the least recently used tables until at most `target` bytes are used (never
+    /// `keeping`), and gives them back. Only references and clocks are sorted.
+    private static func evict(_ s: inout State, downTo target: Int, keeping: String) -> [Entry] {
+        var removed: [Entry] = []
+        for (ref, _) in s.entries.map({ ($0.key, $0.value.lastUse) }).sorted(by: { $0.1 < $1.1 }) where s.used > target && ref != keeping {
+            guard let entry = s.entries.removeValue(forKey: ref) else { continue }
             s.used -= entry.cost
             s.evicted += 1
+            removed.append(entry)
         }
+        return removed
     }
 
     /// The table stored under `ref`, if any.
@@ -86,15 +100,6 @@ final class TableStore: StoredTables, Sendable {
             s.clock += 1
             s.entries[ref]?.lastUse = s.clock
             return s.entries[ref]?.table
-        }
-    }
-
-    /// Removes the table stored under `ref`; false when there was none.
-    func remove(_ ref: String) -> Bool {
-        state.withLock { s in
-            guard let entry = s.entries.removeValue(forKey: ref) else { return false }
-            s.used -= entry.cost
-            return true
         }
     }
 
@@ -116,7 +121,13 @@ final class TableStore: StoredTables, Sendable {
         if let bound = found.bound { return bound }
         // Bound outside the lock (linear in the table), then kept for the next request.
         let bound = policy.bind(found.table)
-        state.withLock { s in s.entries[ref]?.bound = (version, bound) }
+        // The binding replaced (another policy version's) is released after the lock.
+        let replaced = state.withLock { s in
+            let old = s.entries[ref]?.bound
+            s.entries[ref]?.bound = (version, bound)
+            return old
+        }
+        _ = replaced
         return bound
     }
 }

@@ -58,10 +58,11 @@ struct ServerCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Freed memory stays in the process for the next request (blocks up to 32 MiB from the
-        // heap, up to 8 MiB kept free at the top of each of glibc's arenas): glibc's defaults
-        // map and unmap a batch answer's buffers on every request, and the page faults were a
-        // quarter of its time (BENCHMARKS.md, "The request reader, again"; docs/SERVER.md).
-        _ = reorder_server_keep_freed_memory(32 << 20, 8 << 20)
+        // heap, up to 8 MiB kept free at the top of each of glibc's arenas, and 8 MiB still kept
+        // when one is trimmed): glibc's defaults map and unmap a batch answer's buffers on every
+        // request, and the page faults were a quarter of its time (BENCHMARKS.md, "The request
+        // reader, again" and "Stored tables"; docs/SERVER.md).
+        _ = reorder_server_keep_freed_memory(32 << 20, 8 << 20, 8 << 20)
         var configuration = ServerConfiguration(policies: policies)
         configuration.host = host
         configuration.port = port

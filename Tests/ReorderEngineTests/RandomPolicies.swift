@@ -181,13 +181,13 @@ extension RowSelector {
     var flattened: [RowSelector] { alternatives ?? [self] }
 }
 
-/// How random policies make rules of one kind; each kind's test file conforms its type.
 /// A section-rule kind's random draw, in its test file.
 protocol RandomSectionRuleKind {
     static var weight: Int { get }
     static func random(_ g: inout RandomPolicies) -> SectionRule.Kind
 }
 
+/// How random policies make rules of one kind; each kind's test file conforms its type.
 protocol RandomRuleKind {
     /// How often random policies use the kind, relative to the others.
     static var weight: Int { get }

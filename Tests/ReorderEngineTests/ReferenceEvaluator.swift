@@ -220,8 +220,6 @@ struct SimulatedMove {
     var crossesSections: Bool { s != t }
 }
 
-/// One rule kind's meaning written straight from the SPEC, for the reference evaluator. Each
-/// kind's test file (Tests/ReorderEngineTests/Rules) conforms the kind's public type.
 /// What a section-rule kind means, written from SPEC §2.5 by simulation: the sections it
 /// holds (they cannot be picked up), and whether a section move breaks it.
 protocol ReferenceSectionMeaning {
@@ -230,6 +228,8 @@ protocol ReferenceSectionMeaning {
     func isBroken(byOrder order: [Int], in ref: ReferenceEvaluator) -> Bool
 }
 
+/// One rule kind's meaning written straight from the SPEC, for the reference evaluator. Each
+/// kind's test file (Tests/ReorderEngineTests/Rules) conforms the kind's public type.
 protocol ReferenceMeaning {
     /// The rows the rule holds, with the anchor each keeps (a lock's anchor is ignored).
     func held(in ref: ReferenceEvaluator) -> [(Position, Anchor)]

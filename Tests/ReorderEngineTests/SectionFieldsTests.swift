@@ -29,4 +29,11 @@ import ReorderEngine
         let properties = try #require(section["properties"] as? [String: Any])
         #expect(Set(properties.keys) == Set(SectionFields.keys))
     }
+
+    /// Every stored property of the model's `Section` has its wire description (and `rows`):
+    /// a field added to the model alone fails here.
+    @Test func everySectionPropertyIsAWireField() {
+        let properties = Mirror(reflecting: Section(rows: [])).children.compactMap(\.label)
+        #expect(Set(properties) == Set(SectionFields.keys))
+    }
 }

@@ -454,8 +454,9 @@ struct ServerTests {
         let source = try String(contentsOf: Build.packageRoot.appendingPathComponent("policies/status-list.yaml"), encoding: .utf8)
         let file = dir.appendingPathComponent("status.yaml")
         try source.write(to: file, atomically: true, encoding: .utf8)
-        // Each table below is about 60 bytes: it counts 4 × 60 + 1,024 bytes; three fit, four do not.
-        let server = try ServerProcess(["--policies", dir.path, "--table-memory", "4200"])
+        // Each table below is 68 bytes, 3 rows, 1 section: it counts 2 × 68 + 96 × 3 + 256 + 1,024
+        // = 1,704 bytes; three fit in 6,000, four do not (eviction goes down to 4,500).
+        let server = try ServerProcess(["--policies", dir.path, "--table-memory", "6000"])
         let tables = (0..<4).map { #"{"sections": [{"rows": [{"id": "S", "kind": "status"}, "a\#($0)", "b"]}]}"# }
         let refs = tables.map(Self.reference)
         for k in 0..<3 { #expect(try server.request("PUT", "/v1/tables/\(refs[k])", body: Array(tables[k].utf8)).status == 201) }
@@ -476,7 +477,7 @@ struct ServerTests {
         }
         #expect(try decision() == "retargeted")
         let metrics = try server.get("/metrics").text
-        #expect(metrics.contains("reorder_tables_stored 2") && metrics.contains("reorder_tables_evicted 2"), "\(metrics)")
+        #expect(metrics.contains("reorder_tables_stored 2") && metrics.contains("reorder_tables_evicted_total 2"), "\(metrics)")
         try "reorder-policy: 1\nname: status-list\nrules: []\n".write(to: file, atomically: true, encoding: .utf8)
         #expect(try eventually(within: 2.5) { try decision() == "allowed" })
         #expect(server.stop() == 0)

@@ -100,7 +100,8 @@ public enum DecisionService {
             }
             return bound
         case (nil, nil):
-            throw RequestError(message: "missing field 'table'; send the table as 'table', or a stored table's reference as 'table-ref'")
+            // `withFields` asked for one of them when `table-ref` is a field at all.
+            throw RequestError(message: "missing field 'table'")
         case (.some, .some):
             throw RequestError(message: "'table' and 'table-ref' both given; send one of them")
         }
@@ -171,7 +172,7 @@ public enum DecisionService {
     /// decide every hover by itself: `{ "policy", "from" (or "section-from"), "can-move",
     /// "valid" }`, where `valid` is exactly `explain`'s for a move from there (empty when the
     /// row or section cannot be picked up). A source outside the table is a 400.
-    public static func destinations(body: [UInt8], policy: CompiledPolicy, policyHash: String = "",
+    public static func destinations(body: [UInt8], policy: CompiledPolicy, policyHash: String,
                                     tables: (any StoredTables)? = nil) -> Reply {
         let (required, optional) = tableFields([], tables)
         return withFields(body, required: required, optional: optional + ["from", "section-from"], tableByReference: tables != nil) { fields throws(RequestError) in
@@ -256,6 +257,9 @@ public enum DecisionService {
                     return error(.badRequest, "unknown field '\(entry.name)'; expected \(expected)")
                 }
                 fields[entry.name] = entry.value
+            }
+            if tableByReference && fields["table"] == nil && fields["table-ref"] == nil {
+                return error(.badRequest, "missing field 'table'; expected a JSON object with \(expected)")
             }
             for key in required where fields[key] == nil {
                 return error(.badRequest, "missing field '\(key)'; expected a JSON object with \(expected)")
