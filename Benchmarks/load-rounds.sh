@@ -1,8 +1,24 @@
-# Shared by server-compare.sh and server-stored.sh (sourced, in the bodies' folder): saturation
-# rounds and half-load latency for three targets and two kinds of request. The caller defines
-# `url TARGET KIND` and `body TARGET KIND`, and sets D (seconds per run) and R (rounds).
+# Shared by server-compare.sh and server-stored.sh (sourced from Benchmarks/): `prepare` builds
+# the bare route, writes the request bodies into a new folder and goes there; `rounds` runs
+# saturation rounds and half-load latency for three targets and two kinds of request. The
+# caller defines `url TARGET KIND` and `body TARGET KIND`; D (seconds per run, default 6) and R
+# (rounds, default 4) come from the environment.
 # Saturation: wrk -t1 -c16, the order of the targets reversed every other round; medians in
 # medians.txt. Latency: hey -c4 rate-limited to half of each target's own median.
+
+D=${D:-6}; R=${R:-4}
+
+# Builds BareServer (BIN: its folder), writes the bodies into a new folder (removed at exit,
+# with every background job) and changes to it; POLICIES: the bundled policies.
+prepare() {
+  swift build -c release --product BareServer >/dev/null
+  BIN=$(swift build -c release --show-bin-path)
+  POLICIES=$(realpath ../policies)
+  work=$(mktemp -d)
+  trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+  python3 request-bodies.py "$work"
+  cd "$work"
+}
 
 run() { BODY="$2" wrk -t1 -c16 -d"${D}s" -s post.lua "$1" | awk '/Requests\/sec/ {print $2}'; }
 

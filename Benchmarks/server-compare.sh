@@ -8,15 +8,8 @@
 set -euo pipefail
 BEFORE=$(realpath "$1"); AFTER=$(realpath "$2")
 cd "$(dirname "$0")"
-HERE=$(pwd)
-D=${D:-6}; R=${R:-4}
-swift build -c release --product BareServer >/dev/null
-BIN=$(swift build -c release --show-bin-path)
-POLICIES=$(realpath ../policies)
-work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-python3 request-bodies.py "$work"
-cd "$work"
+source ./load-rounds.sh
+prepare
 "$BEFORE" --policies "$POLICIES" --port 18181 >/dev/null 2>&1 &
 "$AFTER" --policies "$POLICIES" --port 18182 >/dev/null 2>&1 &
 sleep 1.5
@@ -28,5 +21,4 @@ $BIN/BareServer 18283 "$bb" >/dev/null 2>&1 &
 sleep 1
 url() { case $1 in before) echo http://127.0.0.1:18181/v1/policies/grouped-list/check;; after) echo http://127.0.0.1:18182/v1/policies/grouped-list/check;; bare) [ $2 = single ] && echo http://127.0.0.1:18282/ || echo http://127.0.0.1:18283/;; esac; }
 body() { echo $2.json; }
-source "$HERE/load-rounds.sh"
 rounds "before after bare"

@@ -10,15 +10,8 @@
 set -euo pipefail
 SERVER=$(realpath "$1")
 cd "$(dirname "$0")"
-HERE=$(pwd)
-D=${D:-6}; R=${R:-4}
-swift build -c release --product BareServer >/dev/null
-BIN=$(swift build -c release --show-bin-path)
-POLICIES=$(realpath ../policies)
-work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-python3 request-bodies.py "$work"
-cd "$work"
+source ./load-rounds.sh
+prepare
 "$SERVER" --policies "$POLICIES" --port 18191 >/dev/null 2>&1 &
 sleep 1.5
 base=http://127.0.0.1:18191
@@ -35,5 +28,4 @@ $BIN/BareServer 18293 "$bb" >/dev/null 2>&1 &
 sleep 1
 url() { case $1 in sent|named) echo $check;; bare) [ $2 = single ] && echo http://127.0.0.1:18292/ || echo http://127.0.0.1:18293/;; esac; }
 body() { case $1 in sent) echo $2.json;; *) echo $2-ref.json;; esac; }
-source "$HERE/load-rounds.sh"
 rounds "sent named bare"
