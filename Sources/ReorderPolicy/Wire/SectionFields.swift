@@ -5,7 +5,7 @@ import SpannedYAML
 /// the JSON writers (`TableText`), and the JSON Schema (`PolicySchema`, which the OpenAPI
 /// document reads). Adding a field to the wire is its property on ``Section`` and one type
 /// here, listed in ``SectionFields/all`` (ARCHITECTURE.md, "How to add").
-protocol SectionField {
+protocol SectionField: Sendable {
     /// The key in a section's mapping.
     static var key: String { get }
     /// The JSON Schema (2020-12) of the value; `#/$defs/...` may name `PolicySchema`'s definitions.
