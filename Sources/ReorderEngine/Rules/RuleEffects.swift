@@ -298,11 +298,21 @@ package struct RuleBinder {
     /// The first index in `from..<to` whose flag is `value`, reading eight flags per load (a
     /// `Bool` is one byte, 0 or 1): `diff` scans every held selector's flags once per move, and
     /// the standard library's `firstIndex(of:)` over a slice was a third of its time.
-    static func firstIndex(of value: Bool, in flags: UnsafeBufferPointer<Bool>, from: Int, to: Int) -> Int? {
+    package static func firstIndex(of value: Bool, in flags: UnsafeBufferPointer<Bool>, from: Int, to: Int) -> Int? {
         guard let base = flags.baseAddress, from < to else { return nil }
         let raw = UnsafeRawPointer(base)
         let skip: UInt64 = value ? 0 : 0x0101_0101_0101_0101
         var k = from
+        // Thirty-two flags a step while all are skipped (sparse held rows: most of a section),
+        // then eight, then one.
+        while k + 32 <= to {
+            let a = raw.loadUnaligned(fromByteOffset: k, as: UInt64.self) ^ skip
+            let b = raw.loadUnaligned(fromByteOffset: k + 8, as: UInt64.self) ^ skip
+            let c = raw.loadUnaligned(fromByteOffset: k + 16, as: UInt64.self) ^ skip
+            let d = raw.loadUnaligned(fromByteOffset: k + 24, as: UInt64.self) ^ skip
+            if a | b | c | d != 0 { break }
+            k += 32
+        }
         while k + 8 <= to {
             let word = raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)
             if word != skip { break }
