@@ -41,7 +41,7 @@ final class TableStore: StoredTables, Sendable {
         var evicted = 0
     }
 
-    /// The budget in bytes (``cost(bodyBytes:)`` per table).
+    /// The budget in bytes (``cost(of:bodyBytes:)`` per table).
     let budget: Int
     private let state = Mutex(State())
 
@@ -49,10 +49,11 @@ final class TableStore: StoredTables, Sendable {
 
     /// The lowercase hex SHA-256 of `bytes`.
     static func reference(of bytes: [UInt8]) -> String {
-        SHA256.hash(data: bytes).map { byte in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
-        }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: bytes) { hex += [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]] }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     /// Whether `text` has the form of a reference: 64 lowercase hex digits.

@@ -387,6 +387,7 @@ struct ServerTests {
             (["--policies", dir.appendingPathComponent("missing.yaml").path], "no such file"),
             (["--policies", "policies", "--log", dir.path], "decision log"),
             (["--policies", "policies", "--port", "70000"], "--port"),
+            (["--policies", "policies", "--table-memory", "-1"], "--table-memory"),
         ]
         for (arguments, message) in cases {
             let process = Process()
@@ -469,6 +470,10 @@ struct ServerTests {
         // A table larger than the whole budget is refused with 413.
         let large = #"{"sections": [{"rows": [\#((0..<200).map { "\"row\($0)\"" }.joined(separator: ", "))]}]}"#
         #expect(try server.request("PUT", "/v1/tables/\(Self.reference(large))", body: Array(large.utf8)).errorCode == "too-large")
+        // `--table-memory 0` stores nothing: every table is too large for it.
+        let none = try ServerProcess(["--policies", dir.path, "--table-memory", "0"])
+        #expect(try none.request("PUT", "/v1/tables/\(refs[0])", body: Array(tables[0].utf8)).errorCode == "too-large")
+        #expect(none.stop() == 0)
 
         // The binding kept for table 0 follows the policy: pinned, then (edited) free.
         let check = #"{"table-ref": "\#(refs[0])", "moves": [{"from": [0, 2], "to": [0, 0]}]}"#

@@ -64,8 +64,7 @@ public enum DecisionService {
             for move in moves { runner.decide(move) }
             return runner.reply()
         }
-        let (required, optional) = tableFields(["moves"], tables)
-        return withFields(body, required: required, optional: optional, tableByReference: tables != nil) { fields throws(RequestError) in
+        return withFields(body, required: ["table", "moves"], tableRef: tables != nil) { fields throws(RequestError) in
             let bound = try boundTable(fields, policy: policy, policyHash: policyHash, tables: tables)
             guard let items = fields["moves"]!.sequence else {  // present: withFields checked it
                 throw RequestError(message: "'moves' must be a list of moves, found \(fields["moves"]!.typeName)")
@@ -74,12 +73,6 @@ public enum DecisionService {
             for item in items { runner.decide(MovesFile.item(item)) }
             return runner.reply()
         }
-    }
-
-    /// The fields a decision request takes: `table` and `others` (with `tables`: `table` or
-    /// `table-ref`, so both are optional and ``boundTable`` asks for one).
-    private static func tableFields(_ others: [String], _ tables: (any StoredTables)?) -> (required: [String], optional: [String]) {
-        tables == nil ? (["table"] + others, []) : (others, ["table", "table-ref"])
     }
 
     /// The request's table bound to `policy`: the `table` sent, or the stored table its
@@ -100,7 +93,7 @@ public enum DecisionService {
             }
             return bound
         case (nil, nil):
-            // `withFields` asked for one of them when `table-ref` is a field at all.
+            // `withFields` asked for `table`, or took `table-ref` in its place.
             throw RequestError(message: "missing field 'table'")
         case (.some, .some):
             throw RequestError(message: "'table' and 'table-ref' both given; send one of them")
@@ -135,8 +128,7 @@ public enum DecisionService {
         if fastPath, let (table, move) = FastRequestReader.explain(body) {
             return explain(policy.bind(table), move, policyHash: policyHash, logging: logging)
         }
-        let (required, optional) = tableFields(["move"], tables)
-        return withFields(body, required: required, optional: optional, tableByReference: tables != nil) { fields throws(RequestError) in
+        return withFields(body, required: ["table", "move"], tableRef: tables != nil) { fields throws(RequestError) in
             let bound = try boundTable(fields, policy: policy, policyHash: policyHash, tables: tables)
             let move = try explainMove(fields["move"]!)  // present: withFields checked it
             return explain(bound, move, policyHash: policyHash, logging: logging)
@@ -174,8 +166,7 @@ public enum DecisionService {
     /// row or section cannot be picked up). A source outside the table is a 400.
     public static func destinations(body: [UInt8], policy: CompiledPolicy, policyHash: String,
                                     tables: (any StoredTables)? = nil) -> Reply {
-        let (required, optional) = tableFields([], tables)
-        return withFields(body, required: required, optional: optional + ["from", "section-from"], tableByReference: tables != nil) { fields throws(RequestError) in
+        withFields(body, required: ["table"], optional: ["from", "section-from"], tableRef: tables != nil) { fields throws(RequestError) in
             try destinations(fields, bound: boundTable(fields, policy: policy, policyHash: policyHash, tables: tables))
         }
     }
@@ -228,66 +219,66 @@ public enum DecisionService {
         var message: String
     }
 
-    /// Reads a JSON object body (the one reader of request bodies: strict JSON, SPEC §4's depth
-    /// limit, valid UTF-8, no key twice) and answers with `answer` from its fields; every key
-    /// of `required` must be present and no keys but those and `optional`. A problem with the
-    /// body, or a ``RequestError`` thrown by `answer`, is an error reply. The fields are valid
-    /// only inside `answer` (they point into the body's tape).
-    static func withFields(
-        _ body: [UInt8], required: [String], optional: [String] = [], tableByReference: Bool = false,
-        _ answer: ([String: JSONNode]) throws(RequestError) -> Reply
-    ) -> Reply {
-        // With stored tables `table` and `table-ref` are optional fields, one of which is asked for.
-        let named = tableByReference ? ["'table' (or 'table-ref')"] : []
-        let expected = (named + required.map { "'\($0)'" }).joined(separator: " and ")
-            + optional.filter { !tableByReference || ($0 != "table" && $0 != "table-ref") }.map { ", optionally '\($0)'" }.joined()
-        guard !body.isEmpty else { return error(.badRequest, "the body is empty; expected a JSON object with \(expected)") }
+    /// Reads a body (the one reader of request bodies: strict JSON, SPEC §4's depth limit,
+    /// valid UTF-8, no key twice) and gives `read`'s value from its root; an empty or broken
+    /// body, or a ``RequestError`` thrown by `read`, is the error reply (`expected` says what
+    /// the body should have been). Nodes are valid only inside `read`.
+    private static func withBody<T>(
+        _ body: [UInt8], expected: String, _ read: (JSONNode) throws(RequestError) -> T
+    ) -> Result<T, Refusal> {
+        guard !body.isEmpty else { return .failure(Refusal(error(.badRequest, "the body is empty; expected \(expected)"))) }
         let document: JSONDocument
         switch JSONDocument.read(body, file: "<request>") {
         case .success(let read): document = read
-        case .failure(let problem): return error(.badRequest, "the body is not valid JSON: \(located(problem.message, problem.span))")
+        case .failure(let problem): return .failure(Refusal(error(.badRequest, "the body is not valid JSON: \(located(problem.message, problem.span))")))
         }
-        return document.withRoot { root in
+        return document.withRoot { root -> Result<T, Refusal> in
+            do throws(RequestError) {
+                return .success(try read(root))
+            } catch {
+                return .failure(Refusal(Self.error(error.code, error.message)))
+            }
+        }
+    }
+
+    /// Reads a JSON object body and answers with `answer` from its fields; every key of
+    /// `required` must be present and no keys but those and `optional`. With `tableRef`,
+    /// `"table-ref"` may stand for a required `"table"` (a stored table, docs/SERVER.md). A
+    /// problem with the body, or a ``RequestError`` thrown by `answer`, is an error reply. The
+    /// fields are valid only inside `answer` (they point into the body's tape).
+    static func withFields(
+        _ body: [UInt8], required: [String], optional: [String] = [], tableRef: Bool = false,
+        _ answer: ([String: JSONNode]) throws(RequestError) -> Reply
+    ) -> Reply {
+        let named = required.map { tableRef && $0 == "table" ? "'table' (or 'table-ref')" : "'\($0)'" }
+        let expected = named.joined(separator: " and ") + optional.map { ", optionally '\($0)'" }.joined()
+        let allowed = required + optional + (tableRef ? ["table-ref"] : [])
+        let reply = withBody(body, expected: "a JSON object with \(expected)") { root throws(RequestError) -> Reply in
             guard let entries = root.entries else {
-                return error(.badRequest, "expected a JSON object with \(expected), found \(root.typeName)")
+                throw RequestError(message: "expected a JSON object with \(expected), found \(root.typeName)")
             }
             var fields: [String: JSONNode] = [:]
             for entry in entries {
-                guard required.contains(entry.name) || optional.contains(entry.name) else {
-                    return error(.badRequest, "unknown field '\(entry.name)'; expected \(expected)")
+                guard allowed.contains(entry.name) else {
+                    throw RequestError(message: "unknown field '\(entry.name)'; expected \(expected)")
                 }
                 fields[entry.name] = entry.value
             }
-            if tableByReference && fields["table"] == nil && fields["table-ref"] == nil {
-                return error(.badRequest, "missing field 'table'; expected a JSON object with \(expected)")
+            for key in required where fields[key] == nil && !(tableRef && key == "table" && fields["table-ref"] != nil) {
+                throw RequestError(message: "missing field '\(key)'; expected a JSON object with \(expected)")
             }
-            for key in required where fields[key] == nil {
-                return error(.badRequest, "missing field '\(key)'; expected a JSON object with \(expected)")
-            }
-            do throws(RequestError) {
-                return try answer(fields)
-            } catch {
-                return Self.error(error.code, error.message)
-            }
+            return try answer(fields)
+        }
+        switch reply {
+        case .success(let answered): return answered
+        case .failure(let refusal): return refusal.reply
         }
     }
 
     /// A body that is a table (`PUT /v1/tables/{sha256}`), decoded exactly as a table file
     /// (SPEC §3), or the error reply.
     public static func readTable(body: [UInt8]) -> Result<Table, Refusal> {
-        guard !body.isEmpty else { return .failure(Refusal(error(.badRequest, "the body is empty; expected a table { \"sections\": [...] }"))) }
-        let document: JSONDocument
-        switch JSONDocument.read(body, file: "<request>") {
-        case .success(let read): document = read
-        case .failure(let problem): return .failure(Refusal(error(.badRequest, "the body is not valid JSON: \(located(problem.message, problem.span))")))
-        }
-        return document.withRoot { root -> Result<Table, Refusal> in
-            do throws(RequestError) {
-                return .success(try decodeTable(root))
-            } catch {
-                return .failure(Refusal(Self.error(error.code, error.message)))
-            }
-        }
+        withBody(body, expected: "a table { \"sections\": [...] }") { root throws(RequestError) in try decodeTable(root) }
     }
 
     /// A request refused: its error reply.
