@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import ReorderPolicy
 
-/// The server's answers without HTTP: the fast body reader never changes an answer, and the
-/// general one (JSONDocument) answers as the CLI's libyaml reading does.
+/// The server's answers without HTTP: the one body reader (JSONDocument) answers as the CLI's
+/// libyaml reading does.
 @Suite struct DecisionServiceTests {
     static let policy: CompiledPolicy = {
         let text = """
@@ -69,7 +69,7 @@ import Testing
             sizes.append(rows.count)
             var members = [("rows", "[" + space() + rows.joined(separator: "," + space()) + space() + "]")]
             if Bool.random(using: &g) { members.append(("id", str(pick(ids)))) }
-            // SPEC §8.2 section data, which the fast path reads too.
+            // SPEC §8.2 section data.
             if Bool.random(using: &g) { members.append(("kind", str(pick(["bucket", "pool", ""])))) }
             if Bool.random(using: &g) { members.append(("tags", "[" + (0..<Int.random(in: 0...2, using: &g)).map { _ in str(pick(["active", "x"])) }.joined(separator: ",") + "]")) }
             if Bool.random(using: &g) {
@@ -120,30 +120,10 @@ import Testing
         return (0..<6_000).map { n in (Array(body(&g, explain: n % 3 == 0).utf8), n % 3 == 0) }
     }
 
-    static func reply(_ body: [UInt8], explain: Bool, logging: Bool, fastPath: Bool) -> DecisionService.Reply {
+    static func reply(_ body: [UInt8], explain: Bool, logging: Bool) -> DecisionService.Reply {
         explain
-            ? DecisionService.explain(body: body, policy: policy, policyHash: "h", logging: logging, fastPath: fastPath)
-            : DecisionService.check(body: body, policy: policy, policyHash: "h", logging: logging, fastPath: fastPath)
-    }
-
-    @Test("the fast body reader and the general one give the same answer on 6,000 random bodies")
-    func fastPathChangesNoAnswer() {
-        var fastCheck = 0, fastExplain = 0
-        for (body, explain) in Self.randomBodies() {
-            let fast = Self.reply(body, explain: explain, logging: true, fastPath: true)
-            let general = Self.reply(body, explain: explain, logging: true, fastPath: false)
-            #expect(fast.error == general.error && fast.body == general.body, "\(String(decoding: body, as: UTF8.self))")
-            if explain {
-                if FastRequestReader.explain(body) != nil { fastExplain += 1 }
-            } else {
-                if FastRequestReader.check(body) != nil { fastCheck += 1 }
-                // Logs differ only in their time stamps.
-                let strip = { (log: [UInt8]) in String(decoding: log, as: UTF8.self).split(separator: "\n").map { $0.split(separator: "\"time\"")[0] } }
-                #expect(strip(fast.log) == strip(general.log))
-            }
-        }
-        // The fast path is exercised, not bypassed: most unmutated bodies take it.
-        #expect(fastCheck > 2_000 && fastExplain > 1_000, "fast: \(fastCheck) check, \(fastExplain) explain")
+            ? DecisionService.explain(body: body, policy: policy, policyHash: "h", logging: logging)
+            : DecisionService.check(body: body, policy: policy, policyHash: "h", logging: logging)
     }
 
     /// What the CLI would answer for a body: read with libyaml (as table and moves files are)
@@ -184,7 +164,7 @@ import Testing
     func bodyReaderMatchesLibYAML() {
         var compared = 0, refused = 0
         for (body, explain) in Self.randomBodies() {
-            let reply = Self.reply(body, explain: explain, logging: false, fastPath: false)
+            let reply = Self.reply(body, explain: explain, logging: false)
             let text = String(decoding: reply.body, as: UTF8.self)
             let isJSON = (try? JSONSerialization.jsonObject(with: Data(body))) != nil
             let oracle = Self.libyamlReply(body, explain: explain)

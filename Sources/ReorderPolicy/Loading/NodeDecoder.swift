@@ -29,12 +29,12 @@ struct NodeDecoder {
             mismatch(node, expected: "a mapping for \(context)")
             return nil
         }
-        // One walk: each known key's entry goes to its slot (the last, should a file repeat a
-        // key), each unknown key is reported; one small array, no name made twice.
-        var result = KnownEntries<Node>(known: known)
-        for (position, entry) in entries.enumerated() {
-            if let slot = known.firstIndex(of: entry.name) {
-                result.found[slot] = (position, entry)
+        // One walk: each known key's entry is kept (the last, should a file repeat a key), each
+        // unknown key is reported; one small array, no name made twice.
+        var result = KnownEntries<Node>(capacity: entries.underestimatedCount)
+        for entry in entries {
+            if known.contains(entry.name) {
+                result.add(entry)
             } else {
                 var message = "unknown key '\(entry.name)' in \(context)"
                 if let guess = Self.closest(to: entry.name, in: known) { message += "; did you mean '\(guess)'?" }
@@ -44,23 +44,29 @@ struct NodeDecoder {
         return result
     }
 
-    /// A mapping's known entries by name: a slot per known key, filled in one walk (it is on
-    /// the request path, for every section of every table).
+    /// A mapping's known entries, found in one walk (it is on the request path, for every
+    /// section of every table). One small array in file order and nothing else: a slot per
+    /// known key, as optional tuples of a generic entry, went through value witnesses and cost
+    /// about a microsecond a section (issue #24).
     struct KnownEntries<Node: DocumentNode> {
-        let known: [String]
-        var found: [(position: Int, entry: DocumentEntry<Node>)?]
+        /// The known entries in file order (should a file repeat a key, its last entry, at its
+        /// last place).
+        private(set) var entries: [DocumentEntry<Node>] = []
 
-        init(known: [String]) {
-            self.known = known
-            found = Array(repeating: nil, count: known.count)
+        init(capacity: Int) {
+            entries.reserveCapacity(capacity)
         }
 
-        /// The known entries in file order.
-        var entries: [DocumentEntry<Node>] { found.compactMap { $0 }.sorted { $0.position < $1.position }.map(\.entry) }
+        mutating func add(_ entry: DocumentEntry<Node>) {
+            if let k = entries.firstIndex(where: { $0.name == entry.name }) { entries.remove(at: k) }
+            entries.append(entry)
+        }
 
-        /// The entry named `name` (the last, should a file repeat a key it was told about); nil
-        /// for a name that is not a known key.
-        subscript(_ name: String) -> DocumentEntry<Node>? { known.firstIndex(of: name).flatMap { found[$0]?.entry } }
+        /// The entry named `name`; nil for a name that is not a known key or is absent.
+        subscript(_ name: String) -> DocumentEntry<Node>? {
+            for entry in entries where entry.name == name { return entry }
+            return nil
+        }
     }
 
     /// The scalar's text; empty plain scalars (a key with no value) count as missing values.

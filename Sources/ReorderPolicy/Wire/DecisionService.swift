@@ -52,18 +52,6 @@ public enum DecisionService {
     /// (docs/SERVER.md, "Stored tables").
     public static func check(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool,
                              tables: (any StoredTables)? = nil) -> Reply {
-        check(body: body, policy: policy, policyHash: policyHash, logging: logging, tables: tables, fastPath: true)
-    }
-
-    /// `fastPath: false` reads every body with the JSON reader and the shared decoders (tests
-    /// compare the two).
-    static func check(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool,
-                      tables: (any StoredTables)? = nil, fastPath: Bool) -> Reply {
-        if fastPath, let (table, moves) = FastRequestReader.check(body) {
-            var runner = makeRunner(policy.bind(table), moves: moves.count, policyHash: policyHash, logging: logging)
-            for move in moves { runner.decide(move) }
-            return runner.reply()
-        }
         return withFields(body, required: ["table", "moves"], tableRef: tables != nil) { fields throws(RequestError) in
             let bound = try boundTable(fields, policy: policy, policyHash: policyHash, tables: tables)
             guard let items = fields["moves"]!.sequence else {  // present: withFields checked it
@@ -118,16 +106,6 @@ public enum DecisionService {
     /// of the wrong shape is a 400.
     public static func explain(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool,
                                tables: (any StoredTables)? = nil) -> Reply {
-        explain(body: body, policy: policy, policyHash: policyHash, logging: logging, tables: tables, fastPath: true)
-    }
-
-    /// `fastPath: false` reads every body with the JSON reader and the shared decoders (tests
-    /// compare the two).
-    static func explain(body: [UInt8], policy: CompiledPolicy, policyHash: String, logging: Bool,
-                        tables: (any StoredTables)? = nil, fastPath: Bool) -> Reply {
-        if fastPath, let (table, move) = FastRequestReader.explain(body) {
-            return explain(policy.bind(table), move, policyHash: policyHash, logging: logging)
-        }
         return withFields(body, required: ["table", "move"], tableRef: tables != nil) { fields throws(RequestError) in
             let bound = try boundTable(fields, policy: policy, policyHash: policyHash, tables: tables)
             let move = try explainMove(fields["move"]!)  // present: withFields checked it
