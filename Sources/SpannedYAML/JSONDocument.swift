@@ -351,7 +351,13 @@ public struct JSONDocument: Sendable {
                 skipSpace()
                 // A string item is read here, not through `value`: the call (which cannot be
                 // inlined, as it recurses) was a fifth of reading a list of row ids.
-                if i < bytes.count, bytes[i] == UInt8(ascii: "\"") { try string() } else { try value(depth: depth) }
+                if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
+                    try string()
+                } else if i < bytes.count, bytes[i] &- UInt8(ascii: "0") < 10 {
+                    try number()  // a position's [section, row], an offset
+                } else {
+                    try value(depth: depth)
+                }
                 count += 1
                 skipSpace()
                 guard i < bytes.count else { throw problem(.yamlSyntax, "expected ',' or ']' in an array, found end of input") }
@@ -379,38 +385,66 @@ public struct JSONDocument: Sendable {
         }
 
         /// A value must be followed by space, a separator or the end (`truex`, `1x` are not JSON).
-        private func delimited() throws(Problem) {
-            guard i < bytes.count else { return }
-            switch bytes[i] {
-            case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"): return
-            default: throw problem(.yamlSyntax, "unexpected \(found) after a JSON value")
+        private mutating func delimited() throws(Problem) {
+            guard i == bytes.count || Self.isDelimiter(bytes[i]) else { throw problem(.yamlSyntax, "unexpected \(found) after a JSON value") }
+        }
+
+        @inline(__always)
+        static func isDelimiter(_ b: UInt8) -> Bool {
+            switch b {
+            case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"): true
+            default: false
             }
         }
 
-        private mutating func digits() -> Int {
-            let start = i
-            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
-            return i - start
+        /// Digits from `k`: where they end.
+        @inline(__always)
+        private func digits(from k: Int) -> Int {
+            var k = k
+            while k < bytes.count, bytes[k] &- 0x30 < 10 { k += 1 }
+            return k
         }
 
         /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, kept as written (a plain scalar).
+        ///
+        /// It reads with a local index and stores `i` once: a position's two numbers are most
+        /// of a batch's tokens, and storing `i` per digit and then reading the reader whole (to
+        /// check the delimiter) stalled on every number, two fifths of reading a batch.
+        @inline(__always)
         private mutating func number() throws(Problem) {
             let start = i
-            if bytes[i] == UInt8(ascii: "-") { i += 1 }
-            let lead = i
-            let whole = digits()
-            guard whole > 0 else { throw problem(.yamlSyntax, "expected digits in a number, found \(found)") }
-            guard !(whole > 1 && bytes[lead] == UInt8(ascii: "0")) else {
+            var k = i
+            if bytes[k] == UInt8(ascii: "-") { k += 1 }
+            let lead = k
+            k = digits(from: k)
+            let whole = k - lead
+            if whole == 0 || (whole > 1 && bytes[lead] == UInt8(ascii: "0")) || (k < bytes.count && !Self.isDelimiter(bytes[k])) {
+                return try numberProblem(start: start, lead: lead, end: k)
+            }
+            i = k
+            scalar(.number, from: start)
+        }
+
+        /// A number with a fraction or an exponent (still a valid plain scalar), or the first
+        /// problem of a malformed one.
+        private mutating func numberProblem(start: Int, lead: Int, end: Int) throws(Problem) {
+            i = end
+            guard end > lead else { throw problem(.yamlSyntax, "expected digits in a number, found \(found)") }
+            guard !(end - lead > 1 && bytes[lead] == UInt8(ascii: "0")) else {
                 throw problem(.yamlSyntax, "a JSON number has no leading zeros", from: start)
             }
             if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+                let after = digits(from: i + 1)
                 i += 1
-                guard digits() > 0 else { throw problem(.yamlSyntax, "expected digits after '.', found \(found)") }
+                guard after > i else { throw problem(.yamlSyntax, "expected digits after '.', found \(found)") }
+                i = after
             }
             if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
                 i += 1
                 if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
-                guard digits() > 0 else { throw problem(.yamlSyntax, "expected digits in an exponent, found \(found)") }
+                let after = digits(from: i)
+                guard after > i else { throw problem(.yamlSyntax, "expected digits in an exponent, found \(found)") }
+                i = after
             }
             try delimited()
             scalar(.number, from: start)
@@ -471,12 +505,7 @@ public struct JSONDocument: Sendable {
         /// control character or not ASCII; bits above the lowest one may be false alarms.
         @inline(__always)
         static func special(_ x: UInt64) -> UInt64 {
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            let quote = x ^ (ones &* 0x22), backslash = x ^ (ones &* 0x5C)
-            let zeroQuote = (quote &- ones) & ~quote
-            let zeroBackslash = (backslash &- ones) & ~backslash
-            let control = (x &- ones &* 0x20) & ~x
-            return (zeroQuote | zeroBackslash | control | x) & highs
+            (JSONBytes.escapes(x) | x) & 0x8080_8080_8080_8080
         }
 
         private func validUTF8(_ range: Range<Int>) -> Bool {
@@ -507,6 +536,22 @@ public struct JSONDocument: Sendable {
                 throw problem(.yamlSyntax, "unknown escape '\\\(Character(Unicode.Scalar(c)))' in a string", from: start)
             }
         }
+    }
+}
+
+/// Word-at-a-time byte tests for JSON strings, shared by the reader and the writer.
+package enum JSONBytes {
+    /// The high bit of each byte of `x` (eight bytes, little-endian) that a JSON string must
+    /// escape: a quote, a backslash or a control character. The lowest flagged byte is exact;
+    /// bits above it may be false alarms (a borrow), so a scan stops at the lowest and looks.
+    @inlinable @inline(__always)
+    package static func escapes(_ x: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = x ^ (ones &* 0x22), backslash = x ^ (ones &* 0x5C)
+        let zeroQuote = (quote &- ones) & ~quote
+        let zeroBackslash = (backslash &- ones) & ~backslash
+        let control = (x &- ones &* 0x20) & ~x
+        return (zeroQuote | zeroBackslash | control) & highs
     }
 }
 

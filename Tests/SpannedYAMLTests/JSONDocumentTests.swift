@@ -130,6 +130,13 @@ import SpannedYAML
         ("[01]", .yamlSyntax, 1, 2),
         ("[1.]", .yamlSyntax, 1, 4),
         ("[+1]", .yamlSyntax, 1, 2),
+        // Numbers as list items are read without `value` (the batch path): the same places.
+        ("[1x]", .yamlSyntax, 1, 3),
+        ("[10, 2x]", .yamlSyntax, 1, 7),
+        ("[1e]", .yamlSyntax, 1, 4),
+        ("[1.5e]", .yamlSyntax, 1, 6),
+        ("[-]", .yamlSyntax, 1, 3),
+        ("{\"a\": 1x}", .yamlSyntax, 1, 8),
         ("[truex]", .yamlSyntax, 1, 6),
         ("[yes]", .yamlSyntax, 1, 2),
         ("[\"a\tb\"]", .yamlSyntax, 1, 4),

@@ -1,3 +1,4 @@
+import SpannedYAML
 /// A small, fast JSON writer with a fixed key order, so machine output is stable byte for byte.
 ///
 /// It writes into one growing buffer with plain `memcpy`s: batch output of a million
@@ -99,13 +100,24 @@ package struct JSONWriter {
     /// Appends the escaped content of a JSON string, without quotes.
     package mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         let hex: StaticString = "0123456789abcdef"
+        guard let base = utf8.baseAddress else { return }
         var runStart = 0
         var index = 0
         while index < utf8.count {
+            // Eight bytes at a time while none needs an escape (most messages have none).
+            while index &+ 8 <= utf8.count {
+                let flags = JSONBytes.escapes(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self).littleEndian)
+                guard flags == 0 else {
+                    index &+= flags.trailingZeroBitCount >> 3  // the lowest flag is exact
+                    break
+                }
+                index &+= 8
+            }
+            guard index < utf8.count else { break }
             let byte = utf8[index]
             if byte < 0x20 || byte == 34 || byte == 92 {
                 // Copy the clean run before this byte in one go, then its escape.
-                if runStart < index { storage.append(utf8.baseAddress! + runStart, index - runStart) }
+                if runStart < index { storage.append(base + runStart, index - runStart) }
                 runStart = index + 1
                 storage.append(92)
                 switch byte {
@@ -122,7 +134,7 @@ package struct JSONWriter {
             }
             index += 1
         }
-        if runStart < utf8.count { storage.append(utf8.baseAddress! + runStart, utf8.count - runStart) }  // not empty: a run is left
+        if runStart < utf8.count { storage.append(base + runStart, utf8.count - runStart) }
     }
 
     /// Appends the escaped content of `s`, without quotes.
