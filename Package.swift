@@ -92,7 +92,7 @@ let package = Package(
         // Starts the built server on a free loopback port and talks HTTP to it.
         .testTarget(
             name: "ServerTests",
-            dependencies: ["reorder-policy-server", "reorder-policy", .product(name: "Crypto", package: "swift-crypto")], exclude: ["validate_openapi.py", "browser_playground.py"]),
+            dependencies: ["reorder-policy-server", "reorder-policy", "CServerSupport", .product(name: "Crypto", package: "swift-crypto")], exclude: ["validate_openapi.py", "browser_playground.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,8 @@
 #include "CServerSupport.h"
+// Any C library header defines __GLIBC__ on glibc (through <features.h>). Without one the
+// check below was false everywhere, and from session 14 to 16 the server set nothing: the
+// page faults it was meant to stop were all still there (BENCHMARKS.md, "One reader").
+#include <stdlib.h>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
