@@ -1,4 +1,6 @@
-/// Where something is in a policy file: 1-based line and column.
+/// Where something is in a policy file: 1-based line and column, and, when the decoder knew
+/// it, where the item ends, so a renderer frames the item whole without finding its extent in
+/// the text again.
 public struct SourceLocation: Hashable, Sendable, Comparable {
     /// The file as the user named it.
     public var file: String
@@ -6,12 +8,30 @@ public struct SourceLocation: Hashable, Sendable, Comparable {
     public var line: Int
     /// 1-based column.
     public var column: Int
+    /// The line of the item's end (nil when only its start is known).
+    public var endLine: Int?
+    /// The column just past the item's last character, on ``endLine``.
+    public var endColumn: Int?
 
     /// Creates a location.
-    public init(file: String, line: Int, column: Int) {
+    public init(file: String, line: Int, column: Int, endLine: Int? = nil, endColumn: Int? = nil) {
         self.file = file
         self.line = line
         self.column = column
+        self.endLine = endLine
+        self.endColumn = endColumn
+    }
+
+    /// Two locations are the same place when they start at the same place: the end is what
+    /// the decoder happened to know (a location read back from JSON has none).
+    public static func == (a: Self, b: Self) -> Bool {
+        a.file == b.file && a.line == b.line && a.column == b.column
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(file)
+        hasher.combine(line)
+        hasher.combine(column)
     }
 
     public static func < (a: Self, b: Self) -> Bool {

@@ -73,6 +73,18 @@ import Testing
         #expect(shown.stdout.contains("reads as: keep-order: { tag: frozen }"), "\(shown.stdout)")
     }
 
+    /// The frame marks the rule as the decoder spanned it (issue #24: spans kept whole), not
+    /// its line as text: a comment after a one-line rule is not underlined.
+    @Test func explainFramesTheRuleNotItsComment() throws {
+        let policy = try CLI.scratch("framed-policy.yaml", "reorder-policy: 1\nname: f\nrules:\n  - { pin: { first: 1 }, id: header }   # the header stays on top\n")
+        let table = try CLI.scratch("framed-table.yaml", "sections:\n  - rows: [h, a, b]\n")
+        let result = try CLI.run(["explain", "--policy", policy, "--table", table, "--from", "0.0", "--to", "0.2"])
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let framed = try #require(lines.firstIndex { $0.hasSuffix("- { pin: { first: 1 }, id: header }   # the header stays on top") })
+        let carets = lines[framed + 1].filter { $0 == "^" }.count
+        #expect(carets == "{ pin: { first: 1 }, id: header }".count, "\(result.stdout)")
+    }
+
     @Test func aTableWithABadAttributeIsAnInputError() throws {
         let table = try CLI.scratch("kanban-bad-table.yaml", "sections:\n  - { id: Doing, attributes: { wip: -2 }, rows: [A] }\n")
         let result = try CLI.run(["check", "--policy", try CLI.scratch("kanban-policy.yaml", Self.policy), "--table", table,

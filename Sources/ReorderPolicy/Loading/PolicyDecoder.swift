@@ -16,8 +16,10 @@ struct PolicyDecoder {
     /// The keys of a row selector's mapping, from the registry of selector keys.
     static let selectorKeys = RowSelectorRegistry.keys.map { $0.keyword }
 
+    /// The node's whole span, kept to the renderers (`explain`'s and `lint`'s code frames).
     func location(_ node: YAMLNode) -> SourceLocation {
-        SourceLocation(file: d.file, line: node.span.start.line, column: node.span.start.column)
+        SourceLocation(file: d.file, line: node.span.start.line, column: node.span.start.column,
+                       endLine: node.span.end.line, endColumn: node.span.end.column)
     }
 
     mutating func decode(_ root: YAMLNode) -> (Policy?, [PolicyTest]) {

@@ -133,12 +133,18 @@ public enum ExplainText {
         return String(line.prefix(width - 1)) + "…"
     }
 
-    /// A rule item's span: from its location to the end of its first line (block rules
-    /// continue on indented lines, which the frame shows too).
+    /// A rule item's span, as the decoder kept it. `CodeFrame` underlines a span over several
+    /// lines to the end of its first (block rules continue on indented lines). A location
+    /// without an end (built in code, or read back from JSON) is framed from its start to the
+    /// end of its line.
     static func ruleSpan(_ source: SourceFile?, _ l: SourceLocation) -> Span {
-        guard let source, let line = source.line(l.line) else { return Span(at: Mark(line: l.line, column: l.column)) }
+        let start = Mark(line: l.line, column: l.column)
+        if let endLine = l.endLine, let endColumn = l.endColumn {
+            return Span(start: start, end: Mark(line: endLine, column: endColumn))
+        }
+        guard let source, let line = source.line(l.line) else { return Span(at: start) }
         let trimmed = line.unicodeScalars.reversed().drop { $0 == " " }.count
-        return Span(start: Mark(line: l.line, column: l.column), end: Mark(line: l.line, column: max(l.column + 1, trimmed + 1)))
+        return Span(start: start, end: Mark(line: l.line, column: max(l.column + 1, trimmed + 1)))
     }
 
     static func proposed(_ move: Move) -> String {
