@@ -56,7 +56,7 @@ struct DecisionResponder: HTTPResponder {
         var playgroundOnly: Bool {
             switch self {
             case .playground, .playgroundDecide, .playgroundExamples, .exampleHTML5, .exampleSortable, .sortableLibrary: true
-            default: false
+            case .health, .metrics, .openapi, .policies, .check, .explain, .destinations, .table, .client, .unknown: false
             }
         }
     }

@@ -30,10 +30,7 @@ public enum YAMLDocument {
         }
         let root = try readNode(stream, first: try stream.next())
         _ = try stream.next()  // document end
-        switch try stream.next() {
-        case .streamEnd: break
-        default: break  // a second document was reported by the stream
-        }
+        _ = try stream.next()  // the stream's end (a second document was reported by the stream)
         if case .scalar(let text, .plain) = root.content, text.isEmpty {
             stream.report(.yamlEmpty, "the document is empty; expected a YAML mapping", Span(at: .start))
             return nil

@@ -238,7 +238,7 @@ public final class YAMLEventStream {
                 let data = current.pointee.data.scalar
                 flat.appendScalar(UnsafeBufferPointer(start: data.value, count: data.length), style: style(data.style), span: span)
                 continue
-            default:
+            case .documentStart, .documentEnd, .alias, .streamEnd:
                 break
             }
             flat.append(kind, span: span)

@@ -124,10 +124,7 @@ public struct RowSelector: Hashable, Sendable {
     public var position: RowPositionFilter? {
         get {
             for key in keys {
-                switch key.form {
-                case .position(let p): return p
-                default: continue
-                }
+                if case .position(let p) = key.form { return p }
             }
             return nil
         }
@@ -175,7 +172,7 @@ public struct RowSelector: Hashable, Sendable {
         case (.list(let x), .list(let y)): return x == y
         case (.mapping(let x), .mapping(let y)):
             return x.count == y.count && x.indices.allSatisfy { AnyHashable(x[$0]) == AnyHashable(y[$0]) }
-        default: return false
+        case (.list, .mapping), (.mapping, .list): return false
         }
     }
 

@@ -140,10 +140,12 @@ public enum PolicyTestRunner {
         if outcome.actualWord != test.decision.rawValue {
             mismatches.append("decision: expected \(test.decision.rawValue), got \(outcome.actualWord)")
         }
-        if let target = test.target, let decision = outcome.decision, decision.target != target {
-            mismatches.append("target: expected \(target), got \(decision.target)")
-        } else if test.target != nil && outcome.decision == nil {
-            mismatches.append("target: expected \(test.target!), but the move is invalid")
+        if let target = test.target {
+            if let decision = outcome.decision {
+                if decision.target != target { mismatches.append("target: expected \(target), got \(decision.target)") }
+            } else {
+                mismatches.append("target: expected \(target), but the move is invalid")
+            }
         }
         let violated = Set(outcome.decision?.violations.map(\.rule) ?? [])
         let missing = test.rules.filter { !violated.contains($0) }

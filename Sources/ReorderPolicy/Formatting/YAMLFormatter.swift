@@ -74,7 +74,7 @@ public enum YAMLFormatter {
         case (.sequence(let x), .sequence(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
         case (.mapping(let x), .mapping(let y)):
             return x.count == y.count && zip(x, y).allSatisfy { same($0.key, $1.key) && same($0.value, $1.value) }
-        default: return false
+        case (.scalar, _), (.sequence, _), (.mapping, _), (.invalid, _): return false
         }
     }
 

@@ -67,9 +67,9 @@ public enum Linter {
                 }
                 if !found && problems.isEmpty {
                     // An empty or mistyped directory is not a clean result: CI would pass on nothing.
-                    let excluded = files.contains { !(config?.takes($0) ?? true) }
+                    let excluder = files.contains { !(config?.takes($0) ?? true) } ? config : nil
                     report.unreadable.append(Diagnostic(
-                        code: .unreadable, message: "no policy files below '\(path)'" + (excluded ? " that \(config!.path) includes" : ""),
+                        code: .unreadable, message: "no policy files below '\(path)'" + (excluder.map { " that \($0.path) includes" } ?? ""),
                         file: path, span: Span(at: .start),
                         help: "a policy file is a *.yaml or *.yml file with a top-level 'reorder-policy' key"))
                 }
