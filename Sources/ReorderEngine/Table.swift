@@ -24,51 +24,16 @@ public struct Position: Hashable, Sendable, Comparable, CustomStringConvertible 
 public struct Row: Hashable, Sendable {
     /// The row's id.
     public var id: String
-    /// The kind and tags, or nil when the row has neither (most rows): a row is 24 bytes, not
-    /// 40, which is what moving rows in an array copies (`diff` moves a row per inferred move).
-    private var marks: Marks?
-
-    /// A row's kind and tags, immutable and shared between copies of the row.
-    private final class Marks: Sendable {
-        let kind: String?
-        let tags: [String]
-
-        init(kind: String?, tags: [String]) {
-            self.kind = kind
-            self.tags = tags
-        }
-
-        static func make(kind: String?, tags: [String]) -> Marks? {
-            kind == nil && tags.isEmpty ? nil : Marks(kind: kind, tags: tags)
-        }
-    }
-
     /// The row's kind, if any.
-    public var kind: String? {
-        get { marks?.kind }
-        set { marks = Marks.make(kind: newValue, tags: tags) }
-    }
-
+    public var kind: String?
     /// The row's tags.
-    public var tags: [String] {
-        get { marks?.tags ?? [] }
-        set { marks = Marks.make(kind: kind, tags: newValue) }
-    }
+    public var tags: [String]
 
     /// Creates a row.
     public init(id: String, kind: String? = nil, tags: [String] = []) {
         self.id = id
-        self.marks = Marks.make(kind: kind, tags: tags)
-    }
-
-    public static func == (a: Row, b: Row) -> Bool {
-        a.id == b.id && (a.marks === b.marks || (a.kind == b.kind && a.tags == b.tags))
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
-        hasher.combine(kind)
-        hasher.combine(tags)
+        self.kind = kind
+        self.tags = tags
     }
 }
 
