@@ -47,7 +47,7 @@ enum OpenAPIDocument {
         "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CheckRequest" } } } },
         "responses": {
           "200": { "description": "The JSON of `check --format json`. A move that does not fit the table is an `invalid` result, not an HTTP error.",
-                   "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CheckResult" } } } },
+                   "content": { "application/json": { "schema": { "$ref": "#/components/schemas/check-result" } } } },
           "400": { "$ref": "#/components/responses/Error" },
           "404": { "$ref": "#/components/responses/Error" },
           "405": { "$ref": "#/components/responses/Error" },
@@ -63,7 +63,7 @@ enum OpenAPIDocument {
         "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ExplainRequest" } } } },
         "responses": {
           "200": { "description": "The JSON of `explain --format json`.",
-                   "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CheckResult" } } } },
+                   "content": { "application/json": { "schema": { "$ref": "#/components/schemas/check-result" } } } },
           "400": { "$ref": "#/components/responses/Error" },
           "404": { "$ref": "#/components/responses/Error" },
           "405": { "$ref": "#/components/responses/Error" },
@@ -168,20 +168,12 @@ enum OpenAPIDocument {
           }
         }
       },
-      "Diagnostic": {
-        "type": "object", "required": ["file", "line", "column", "severity", "code", "message"],
-        "properties": {
-          "file": { "type": "string" }, "line": { "type": "integer", "minimum": 1 }, "column": { "type": "integer", "minimum": 1 },
-          "end-line": { "type": "integer" }, "end-column": { "type": "integer" },
-          "severity": { "enum": ["error", "warning"] }, "code": { "type": "string" }, "message": { "type": "string" }, "help": { "type": "string" }
-        }
-      },
       "Health": {
         "type": "object", "required": ["status", "policies"], "additionalProperties": false,
         "properties": {
           "status": { "enum": ["ok", "degraded"] },
           "policies": { "type": "integer", "minimum": 0 },
-          "errors": { "type": "array", "items": { "$ref": "#/components/schemas/Diagnostic" } }
+          "errors": { "type": "array", "items": { "$ref": "#/components/schemas/diagnostic" } }
         }
       },
       "PolicyList": {
@@ -237,44 +229,7 @@ enum OpenAPIDocument {
           "valid": { "type": "array", "description": "Row sources: [{section, rows: [[j0, j1], ...]}] (inclusive ranges, rows counted after the removal); section sources: [[b0, b1], ...]." }
         }
       },
-      "Violation": {
-        "type": "object", "required": ["rule", "kind", "message", "location", "reason"],
-        "properties": {
-          "rule": { "type": "string" }, "kind": { "type": "string" }, "message": { "type": ["string", "null"] },
-          "location": { "oneOf": [ { "type": "null" }, { "type": "object", "required": ["file", "line", "column"] } ] },
-          "reason": { "type": "string" }
-        }
-      },
-      "Result": {
-        "type": "object", "required": ["move", "decision"],
-        "properties": {
-          "move": { "type": "object" },
-          "decision": { "enum": ["allowed", "retargeted", "rejected", "denied", "invalid"] },
-          "target": { "oneOf": [ { "$ref": "#/components/schemas/position" }, { "type": "integer" } ] },
-          "violations": { "type": "array", "items": { "$ref": "#/components/schemas/Violation" } },
-          "error": { "type": "string" },
-          "valid": { "type": "array" },
-          "trace": {
-            "type": "array",
-            "items": { "type": "object", "required": ["rule", "kind", "applies", "verdict"],
-                       "properties": { "rule": { "type": "string" }, "kind": { "type": "string" }, "applies": { "type": "boolean" },
-                                       "verdict": { "enum": ["pass", "violated", "not-applicable"] } } }
-          }
-        }
-      },
-      "CheckResult": {
-        "type": "object", "required": ["policy", "results", "summary", "format"], "additionalProperties": false,
-        "properties": {
-          "policy": { "type": "string" },
-          "results": { "type": "array", "items": { "$ref": "#/components/schemas/Result" } },
-          "summary": {
-            "type": "object", "required": ["allowed", "retargeted", "rejected", "denied", "invalid"], "additionalProperties": false,
-            "properties": { "allowed": { "type": "integer" }, "retargeted": { "type": "integer" }, "rejected": { "type": "integer" },
-                            "denied": { "type": "integer" }, "invalid": { "type": "integer" } }
-          },
-          "format": { "const": 1, "description": "The version of the document's shape (docs/OUTPUT.md)." }
-        }
-      }
+\#(OutputSchemas.definitions(at: "#/components/schemas/"))
     }
   }
 }
