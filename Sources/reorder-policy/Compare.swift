@@ -18,16 +18,14 @@ struct Compare: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, markdown, github }
-
     @Argument(help: "OLD and NEW policy files; with --base, the policy files or directories to compare.")
     var paths: [String] = []
 
     @Option(help: "Compare each policy below the paths with its version at this git revision.")
     var base: String?
 
-    @Option(help: "Output format: text, json, markdown (a pull-request comment) or github (annotations).")
-    var format: Format = .text
+    @Option(help: "Output format: \(FormatChoice<ComparisonReport>.names) (markdown: a pull-request comment; github: annotations).")
+    var format = FormatChoice<ComparisonReport>(configured: nil)
 
     @OptionGroup var colorOption: ColorOption
 
@@ -66,13 +64,10 @@ struct Compare: ParsableCommand {
             let old = try load(path: paths[0]), new = try load(path: paths[1])
             entries.append(try compare(old: old, new: new))
         }
-        switch format {
-        case .text: FileOutput.standardOutput(ComparisonReport.text(entries, style: .standardOutput))
-        case .json: FileOutput.standardOutput(ComparisonReport.json(entries, list: base != nil))
-        case .markdown: FileOutput.standardOutput(ComparisonReport.markdown(entries))
-        case .github: FileOutput.standardOutput(ComparisonReport.github(entries))
-        }
-        if let markdownOutput, let failure = FileOutput.writeFile(markdownOutput, ComparisonReport.markdown(entries)) {
+        let report = ComparisonReport(entries: entries, list: base != nil)
+        let context = RenderContext(style: .standardOutput, toolVersion: ReorderPolicyCommand.version)
+        FileOutput.standardOutput(format.format.render(report, context))
+        if let markdownOutput, let failure = FileOutput.writeFile(markdownOutput, CompareMarkdownFormat().render(report, context)) {
             FileOutput.standardError("error: \(failure)\n")
             throw ExitCode(2)
         }
@@ -95,7 +90,7 @@ struct Compare: ParsableCommand {
 
     /// With a machine format, a failed input still ends in one complete JSON document.
     private func fail(_ errors: [Diagnostic]) {
-        guard format == .json else { return }
+        guard format.format.name == "json" else { return }
         FileOutput.standardOutput(ComparisonReport.inputFailure(old: base == nil ? paths.first : nil, new: base == nil ? paths.last : nil, errors: errors))
     }
 
