@@ -106,11 +106,11 @@ struct DecisionResponder: HTTPResponder {
 
     private func answer(_ request: Request, route: Route, name: String?, bodyRead: inout Bool) async -> Answer {
         if route == .unknown {
-            return Answer(DecisionService.error(.notFound, "no route for \(request.method.rawValue) \(Self.printable(request.uri.path)); see /openapi.json"))
+            return RouteError.notFound.answer("no route for \(request.method.rawValue) \(Self.printable(request.uri.path)); see /openapi.json")
         }
         guard route.methods.contains(request.method) || (request.method == .head && route.methods.contains(.get)) else {
             let methods = route.methods.map(\.rawValue).joined(separator: " or ")
-            return Answer(DecisionService.error(.methodNotAllowed, "\(route.rawValue) takes \(methods), not \(request.method.rawValue)"))
+            return RouteError.methodNotAllowed.answer("\(route.rawValue) takes \(methods), not \(request.method.rawValue)")
         }
         switch route {
         case .health: return Answer(status: 200, body: ServerJSON.health(store.snapshot), contentType: "application/json")
@@ -125,7 +125,7 @@ struct DecisionResponder: HTTPResponder {
         case .exampleSortable: return Answer(status: 200, body: Array(ExamplePages.sortable.utf8), contentType: "text/html; charset=utf-8")
         case .sortableLibrary:
             guard let bytes = FileManager.default.contents(atPath: ExamplePages.sortableLibraryPath) else {
-                return Answer(DecisionService.error(.notFound, "SortableJS is not installed at \(ExamplePages.sortableLibraryPath) (Debian: apt-get install libjs-sortable)"))
+                return RouteError.notFound.answer("SortableJS is not installed at \(ExamplePages.sortableLibraryPath) (Debian: apt-get install libjs-sortable)")
             }
             return Answer(status: 200, body: Array(bytes), contentType: "text/javascript; charset=utf-8")
         case .playgroundExamples:
@@ -147,7 +147,7 @@ struct DecisionResponder: HTTPResponder {
             // One snapshot for the whole request: one policy version decides it from start to end.
             let snapshot = store.snapshot
             guard let name, let policy = snapshot.policies[name] else {
-                return Answer(DecisionService.error(.unknownPolicy, "no policy named '\(Self.printable(name ?? ""))' is served; GET /v1/policies lists them"))
+                return RouteError.unknownPolicy.answer("no policy named '\(Self.printable(name ?? ""))' is served; GET /v1/policies lists them")
             }
             let body: [UInt8]
             bodyRead = true
@@ -169,7 +169,7 @@ struct DecisionResponder: HTTPResponder {
         case .table:
             let ref = name ?? ""
             guard TableStore.isReference(ref) else {
-                return Answer(DecisionService.error(.notFound, "'\(Self.printable(ref))' is not a table reference: 64 lowercase hex digits, the SHA-256 of the table's bytes"))
+                return RouteError.notFound.answer("'\(Self.printable(ref))' is not a table reference: 64 lowercase hex digits, the SHA-256 of the table's bytes")
             }
             if request.method != .put {
                 guard let table = tables.table(ref) else {
@@ -197,11 +197,11 @@ struct DecisionResponder: HTTPResponder {
             case .failure(let refusal): return Answer(refusal.reply)
             }
             guard let created = tables.put(ref, table, bodyBytes: body.count) else {
-                return Answer(DecisionService.error(.tooLarge, "the table counts \(TableStore.cost(of: table, bodyBytes: body.count)) bytes of the \(tables.budget) the server keeps for tables (--table-memory)"))
+                return RouteError.tooLarge.answer("the table counts \(TableStore.cost(of: table, bodyBytes: body.count)) bytes of the \(tables.budget) the server keeps for tables (--table-memory)")
             }
             return Answer(status: created ? 201 : 200, body: ServerJSON.storedTable(ref, table), contentType: "application/json", etag: ref)
         case .unknown:
-            return Answer(DecisionService.error(.notFound, "not found"))
+            return RouteError.notFound.answer("not found")
         }
     }
 
@@ -212,7 +212,7 @@ struct DecisionResponder: HTTPResponder {
     private func readBody(_ request: Request) async -> Result<[UInt8], Refusal> {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBody {
             await linger(request.body, alreadyRead: 0)
-            return .failure(Refusal(answer: Answer(DecisionService.error(.tooLarge, "the body is \(length) bytes; at most \(maxBody) are accepted (--max-body)"))))
+            return .failure(Refusal(answer: RouteError.tooLarge.answer("the body is \(length) bytes; at most \(maxBody) are accepted (--max-body)")))
         }
         var body: [UInt8] = []
         if let length = request.headers[.contentLength].flatMap(Int.init), length > 0 { body.reserveCapacity(length) }
@@ -221,7 +221,7 @@ struct DecisionResponder: HTTPResponder {
             while let chunk = try await iterator.next() {
                 if body.count + chunk.readableBytes > maxBody {
                     await linger(remainderOf: &iterator, alreadyRead: body.count + chunk.readableBytes)
-                    return .failure(Refusal(answer: Answer(DecisionService.error(.tooLarge, "the body is larger than \(maxBody) bytes (--max-body)"))))
+                    return .failure(Refusal(answer: RouteError.tooLarge.answer("the body is larger than \(maxBody) bytes (--max-body)")))
                 }
                 body.append(contentsOf: chunk.readableBytesView)
             }
@@ -326,9 +326,29 @@ extension DecisionService.ErrorCode {
     var httpStatus: Int {
         switch self {
         case .badRequest: 400
-        case .unknownPolicy, .notFound, .unknownTable: 404
+        case .unknownTable: 404
+        }
+    }
+}
+
+/// The SPEC §9 error codes of routing and transport, which only the server meets (the codes a
+/// body can earn are the library's, `DecisionService.ErrorCode`).
+enum RouteError: String, CaseIterable {
+    case unknownPolicy = "unknown-policy"
+    case notFound = "not-found"
+    case methodNotAllowed = "method-not-allowed"
+    case tooLarge = "too-large"
+
+    var httpStatus: Int {
+        switch self {
+        case .unknownPolicy, .notFound: 404
         case .methodNotAllowed: 405
         case .tooLarge: 413
         }
+    }
+
+    /// The error answer, in the body shape every error has.
+    func answer(_ message: String) -> DecisionResponder.Answer {
+        DecisionResponder.Answer(status: httpStatus, body: DecisionService.errorBody(code: rawValue, message), contentType: "application/json")
     }
 }

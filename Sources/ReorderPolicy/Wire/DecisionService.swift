@@ -22,26 +22,30 @@ public enum DecisionService {
         }
     }
 
-    /// The error codes of SPEC §9 (the server maps each to its HTTP status).
+    /// The SPEC §9 error codes a request body can earn (the server maps each to its HTTP
+    /// status). The codes of routing and transport (`unknown-policy`, `not-found`,
+    /// `method-not-allowed`, `too-large`) are the server's (`ReorderServer.RouteError`).
     public enum ErrorCode: String, Sendable, CaseIterable {
         case badRequest = "bad-request"
-        case unknownPolicy = "unknown-policy"
-        case notFound = "not-found"
-        case methodNotAllowed = "method-not-allowed"
-        case tooLarge = "too-large"
         /// A `"table-ref"` names no stored table (never stored, or evicted): store it and retry.
         case unknownTable = "unknown-table"
     }
 
     /// An error reply: `{ "error": { "code": "...", "message": "..." } }`.
     public static func error(_ code: ErrorCode, _ message: String) -> Reply {
+        Reply(error: code, body: errorBody(code: code.rawValue, message), summary: DecisionJSON.Summary(), log: [])
+    }
+
+    /// The body of an error reply with any SPEC §9 code: one shape for the library's codes and
+    /// the server's.
+    package static func errorBody(code: String, _ message: String) -> [UInt8] {
         var w = JSONWriter(capacity: 256)
         w.raw("{\"error\": {\"code\": ")
-        w.string(code.rawValue)
+        w.string(code)
         w.raw(", \"message\": ")
         w.string(message)
         w.raw("}}\n")
-        return Reply(error: code, body: w.bytes, summary: DecisionJSON.Summary(), log: [])
+        return w.bytes
     }
 
     /// `POST /v1/policies/{name}/check`: body `{ "table": <table>, "moves": [<moves items>] }`.
