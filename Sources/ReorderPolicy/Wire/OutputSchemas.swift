@@ -3,7 +3,7 @@ import SpannedYAML
 /// results, `lint` and `test` reports, and diagnostics. Described once, here:
 /// docs/schemas/*.json are these documents (`reorder-policy schema --output NAME`;
 /// `OutputSchemaFilesTests` keeps the files equal), and the server's OpenAPI document takes its
-/// result and diagnostic components from ``definitions(at:)``.
+/// result and diagnostic components from `definitions(at:)`.
 public enum OutputSchemas {
     /// The documents, by the name `schema --output` takes and docs/schemas/NAME.json has.
     public enum Document: String, CaseIterable, Sendable {
