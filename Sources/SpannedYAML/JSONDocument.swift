@@ -394,7 +394,7 @@ public struct JSONDocument: Sendable {
         }
 
         /// A value must be followed by space, a separator or the end (`truex`, `1x` are not JSON).
-        private mutating func delimited() throws(Problem) {
+        private func delimited() throws(Problem) {
             guard i == bytes.count || Self.isDelimiter(bytes[i]) else { throw problem(.yamlSyntax, "unexpected \(found) after a JSON value") }
         }
 
@@ -428,15 +428,16 @@ public struct JSONDocument: Sendable {
             k = digits(from: k)
             let whole = k - lead
             if whole == 0 || (whole > 1 && bytes[lead] == UInt8(ascii: "0")) || (k < bytes.count && !Self.isDelimiter(bytes[k])) {
-                return try numberProblem(start: start, lead: lead, end: k)
+                return try restOfNumber(start: start, lead: lead, end: k)
             }
             i = k
             scalar(.number, from: start)
         }
 
-        /// A number with a fraction or an exponent (still a valid plain scalar), or the first
-        /// problem of a malformed one.
-        private mutating func numberProblem(start: Int, lead: Int, end: Int) throws(Problem) {
+        /// The rest of a number that is not a plain integer: a fraction or an exponent (still a
+        /// valid plain scalar), or the first problem of a malformed one. Off the hot path, so it
+        /// may store `i` as it goes.
+        private mutating func restOfNumber(start: Int, lead: Int, end: Int) throws(Problem) {
             i = end
             guard end > lead else { throw problem(.yamlSyntax, "expected digits in a number, found \(found)") }
             guard !(end - lead > 1 && bytes[lead] == UInt8(ascii: "0")) else {
