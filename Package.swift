@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "ReorderEngineTests", dependencies: ["ReorderEngine", "ReorderPolicy"]),
         .testTarget(name: "ReorderPolicyTests", dependencies: ["ReorderPolicy", "SpannedYAML"]),
         // Runs the built executable end to end; depending on it makes `swift test` build it.
-        .testTarget(name: "CLITests", dependencies: ["ReorderPolicy", "reorder-policy"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "CLITests", dependencies: ["ReorderPolicy", "ReorderEngine", "reorder-policy"], exclude: ["Golden", "Fixtures"]),
         // Starts the built server on a free loopback port and talks HTTP to it.
         .testTarget(
             name: "ServerTests",

@@ -14,7 +14,7 @@ struct Check: ParsableCommand {
     @Option(help: "A YAML or JSON list of moves to decide ('-' reads standard input).")
     var moves: String?
 
-    @Option(help: "Output format: \(CheckRunner.Format.allCases.map(\.rawValue).joined(separator: ", ")) (jsonl: a result per line, then a summary line).")
+    @Option(help: "Output format\(CheckRunner.Format.help).")
     var format: CheckRunner.Format = .text
 
     @OptionGroup var colorOption: ColorOption
@@ -104,4 +104,8 @@ struct Check: ParsableCommand {
     }
 }
 
-extension CheckRunner.Format: ExpressibleByArgument {}
+extension CheckRunner.Format: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+    public static var allValueStrings: [String] { all.map(\.name) }
+    public var defaultValueDescription: String { name }
+}

@@ -15,7 +15,7 @@ struct Explain: ParsableCommand {
     @OptionGroup var colorOption: ColorOption
 
     func validate() throws {
-        if format.singleDocument == nil { throw ValidationError("explain writes text or json; \(format.rawValue) is for check batches") }
+        if format.singleDocument == nil { throw ValidationError("explain writes text or json; \(format.name) is for check batches") }
         guard try options.singleMove() != nil else {
             throw ValidationError("give a move: --from and --to, or --section-from and --section-to")
         }

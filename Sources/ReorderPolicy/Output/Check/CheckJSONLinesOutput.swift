@@ -4,7 +4,11 @@ import ReorderEngine
 /// then one line `{"policy": …, "summary": {…}}` (with `"errors"` when the moves file failed
 /// part-way).
 struct CheckJSONLinesOutput: CheckOutput {
+    static let name = "jsonl"
+    static let help: String? = "a result per line, then a summary line"
     static let singleDocument: CheckRunner.Format.SingleDocument? = nil
+
+    init(style: TerminalStyle) {}
 
     func inputFailure(policy: String?, errors: [Diagnostic]) -> String? { DecisionJSON.inputFailure(policy: policy, errors: errors, lines: true) }
 

@@ -2,7 +2,11 @@ import ReorderEngine
 
 /// `check --format json`: one document (SPEC §5.1), `{"policy", "results": [...], "summary"}`.
 struct CheckJSONOutput: CheckOutput {
+    static let name = "json"
+    static let help: String? = nil
     static let singleDocument: CheckRunner.Format.SingleDocument? = .json
+
+    init(style: TerminalStyle) {}
 
     func inputFailure(policy: String?, errors: [Diagnostic]) -> String? { DecisionJSON.inputFailure(policy: policy, errors: errors, lines: false) }
 

@@ -2,8 +2,14 @@ import ReorderEngine
 
 /// One output format of `check`: how a run opens, how each result is written, how it closes.
 /// ``CheckRunner`` decides, logs and counts; a format only writes. A new format is one type
-/// conforming to this and one case of ``CheckRunner/Format`` (its `output`).
-protocol CheckOutput {
+/// conforming to this and its line in ``CheckRunner/Format/outputs``.
+protocol CheckOutput: SendableMetatype {
+    /// The `--format` value.
+    static var name: String { get }
+    /// What `check --help` says of it beside its name; nil for nothing.
+    static var help: String? { get }
+    /// A writer for one run; `style` colours text for a terminal.
+    init(style: TerminalStyle)
     /// Written before the first result.
     mutating func open(policy: String, into w: inout JSONWriter)
     /// A decided move; `index` counts the results written before it.
@@ -36,40 +42,62 @@ struct BlockResult {
 }
 
 extension CheckRunner {
-    /// Output format; each case's writer is its `CheckOutput` (`output(style:)`).
-    public enum Format: String, Sendable, CaseIterable {
+    /// An output format of `check`, named by its `--format` value. Everything about a format
+    /// is asked of its writer, listed in ``outputs``.
+    public struct Format: Sendable, Hashable, CustomStringConvertible {
+        /// The `--format` value.
+        public let name: String
+
+        /// The registry of `check`'s output formats, in the order `--help` lists them: a new
+        /// format is its writer's file and a line here.
+        static let outputs: [any CheckOutput.Type] = [
+            CheckTextOutput.self,
+            CheckJSONOutput.self,
+            CheckJSONLinesOutput.self,
+        ]
+
+        /// Every format, in registry order.
+        public static var all: [Format] { outputs.map { Format(uncheckedName: $0.name) } }
+
         /// Aligned text for people.
-        case text
+        public static let text = Format(uncheckedName: CheckTextOutput.name)
         /// One JSON document (SPEC §5.1).
-        case json
-        /// JSON Lines for streaming consumers: one result object per line, in the shape of an
-        /// item of `results`, then one line `{"policy": …, "summary": {…}}` (with `"errors"`
-        /// when the moves file failed part-way).
-        case jsonl
-    }
-}
+        public static let json = Format(uncheckedName: CheckJSONOutput.name)
 
-extension CheckRunner.Format {
-    /// The format's writer. With the cases above, the registry of `check`'s output formats:
-    /// everything else about a format (its input-failure document, what `explain` and `diff`
-    /// make of it) is asked of its writer, so a new format is its writer's file and these two
-    /// lines.
-    func output(style: TerminalStyle) -> any CheckOutput {
-        switch self {
-        case .text: CheckTextOutput(style: style)
-        case .json: CheckJSONOutput()
-        case .jsonl: CheckJSONLinesOutput()
+        /// The format named `name`; nil for a name no writer has.
+        public init?(name: String) {
+            guard Self.outputs.contains(where: { $0.name == name }) else { return nil }
+            self.name = name
         }
-    }
 
-    /// The one-document forms `explain` and `diff` write.
-    package enum SingleDocument: Sendable { case text, json }
+        private init(uncheckedName name: String) { self.name = name }
 
-    /// What `explain` and `diff` write for this format; nil when they refuse it.
-    package var singleDocument: SingleDocument? { type(of: output(style: .plain)).singleDocument }
+        public var description: String { name }
 
-    /// What goes to standard output when the policy or the table cannot be loaded; nil for nothing.
-    package func inputFailure(policy: String?, errors: [Diagnostic]) -> String? {
-        output(style: .plain).inputFailure(policy: policy, errors: errors)
+        /// What `check --help` says of the formats beside their names: `(jsonl: …)`, or "".
+        public static var help: String {
+            let notes = outputs.compactMap { o in o.help.map { "\(o.name): \($0)" } }
+            return notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"
+        }
+
+        /// The format's writer type; every `Format` is made from a registry entry.
+        private var type: any CheckOutput.Type {
+            // `init(name:)` and the static formats only ever take a registered name.
+            Self.outputs.first { $0.name == name }!
+        }
+
+        /// A writer for one run.
+        func output(style: TerminalStyle) -> any CheckOutput { type.init(style: style) }
+
+        /// The one-document forms `explain` and `diff` write.
+        package enum SingleDocument: Sendable { case text, json }
+
+        /// What `explain` and `diff` write for this format; nil when they refuse it.
+        package var singleDocument: SingleDocument? { type.singleDocument }
+
+        /// What goes to standard output when the policy or the table cannot be loaded; nil for nothing.
+        package func inputFailure(policy: String?, errors: [Diagnostic]) -> String? {
+            output(style: .plain).inputFailure(policy: policy, errors: errors)
+        }
     }
 }

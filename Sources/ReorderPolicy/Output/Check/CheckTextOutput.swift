@@ -2,6 +2,8 @@ import ReorderEngine
 
 /// `check --format text`: an aligned line (or a few) per result for people, then the summary.
 struct CheckTextOutput: CheckOutput {
+    static let name = "text"
+    static let help: String? = nil
     static let singleDocument: CheckRunner.Format.SingleDocument? = .text
 
     func inputFailure(policy: String?, errors: [Diagnostic]) -> String? { nil }
