@@ -37,7 +37,9 @@ public struct DocumentEntry<Node: DocumentNode> {
     /// The key's text.
     public var name: String
 
-    /// Creates an entry.
+    /// Creates an entry. Inlinable, so a decoder in another module makes entries of its own
+    /// node type without generic metadata (a moves file makes two per move).
+    @inlinable
     public init(key: Node, value: Node, name: String) {
         self.key = key
         self.value = value
@@ -57,7 +59,9 @@ extension YAMLNode: DocumentNode {
 
     public var tree: YAMLNode { self }
 
-    /// `-?[0-9]+` that fits an `Int`, without overflow; nil for anything else.
+    /// `-?[0-9]+` that fits an `Int`, without overflow; nil for anything else. Inlinable, so
+    /// it is specialized for the bytes each caller has (a slice of a moves file's buffer, say).
+    @inlinable
     public static func plainInteger<Bytes: Collection<UInt8>>(_ utf8: Bytes) -> Int? {
         guard let first = utf8.first else { return nil }
         let negative = first == UInt8(ascii: "-")

@@ -5,7 +5,8 @@ package enum YAMLEventKind: UInt8, Sendable, Hashable {
 
 /// One node's events in flat form: kinds and spans in one array, scalar bytes in another.
 /// Reading a long list item by item into one reused `YAMLFlatNode` makes no string per scalar,
-/// which is what lets `check --moves` keep pace with libyaml.
+/// which is what lets `check --moves` keep pace with libyaml; the moves decoder reads it in
+/// place through `FlatNode` (ReorderPolicy), a `DocumentNode`.
 package struct YAMLFlatNode: Sendable {
     /// One event; scalars point into ``text``.
     package struct Event: Sendable, Hashable {
@@ -17,67 +18,47 @@ package struct YAMLFlatNode: Sendable {
         package var span: Span
         /// The scalar's bytes in ``YAMLFlatNode/text``.
         package var text: Range<Int>
+        /// One past the last event of the node this event starts (its end event's index + 1;
+        /// the next index for a scalar), so a reader skips a node without walking it.
+        package var end: Int
     }
 
     /// The events in order.
     package private(set) var events: [Event] = []
     /// Every scalar's bytes, back to back.
     package private(set) var text: [UInt8] = []
+    /// The starts of the lists and mappings not closed yet.
+    private var open: [Int] = []
 
     /// Creates an empty node.
     package init() {
         events.reserveCapacity(16)
         text.reserveCapacity(64)
+        open.reserveCapacity(8)
     }
 
     mutating func removeAll() {
         events.removeAll(keepingCapacity: true)
         text.removeAll(keepingCapacity: true)
+        open.removeAll(keepingCapacity: true)
     }
 
+    @inline(__always)
     mutating func append(_ kind: YAMLEventKind, span: Span) {
-        events.append(Event(kind: kind, style: .plain, span: span, text: 0..<0))
+        let i = events.count
+        events.append(Event(kind: kind, style: .plain, span: span, text: 0..<0, end: i + 1))
+        switch kind {
+        case .sequenceStart, .mappingStart: open.append(i)
+        case .sequenceEnd, .mappingEnd: if let start = open.popLast() { events[start].end = i + 1 }
+        case .scalar, .alias, .documentStart, .documentEnd, .streamEnd: break
+        }
     }
 
+    @inline(__always)
     mutating func appendScalar(_ bytes: UnsafeBufferPointer<UInt8>, style: ScalarStyle, span: Span) {
         let start = text.count
         text.append(contentsOf: bytes)
-        events.append(Event(kind: .scalar, style: style, span: span, text: start..<text.count))
-    }
-
-    /// Whether event `i` is a scalar whose text is exactly `word`.
-    package func scalar(_ i: Int, is word: StaticString) -> Bool {
-        let e = events[i]
-        guard e.kind == .scalar, e.text.count == word.utf8CodeUnitCount else { return false }
-        return word.withUTF8Buffer { w in
-            var k = 0
-            for b in text[e.text] {
-                if b != w[k] { return false }
-                k += 1
-            }
-            return true
-        }
-    }
-
-    /// Event `i` as a plain integer `-?[0-9]+` that fits an `Int`, else nil.
-    package func plainInteger(_ i: Int) -> Int? {
-        let e = events[i]
-        guard e.kind == .scalar, e.style == .plain, !e.text.isEmpty else { return nil }
-        var k = e.text.lowerBound
-        let negative = text[k] == UInt8(ascii: "-")
-        if negative { k += 1 }
-        guard k < e.text.upperBound else { return nil }
-        var value = 0
-        while k < e.text.upperBound {
-            let b = text[k]
-            guard b >= 48 && b <= 57 else { return nil }
-            let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (a, o2) = negative ? m.subtractingReportingOverflow(Int(b - 48)) : m.addingReportingOverflow(Int(b - 48))
-            guard !o1 && !o2 else { return nil }
-            value = a
-            k += 1
-        }
-        return value
+        events.append(Event(kind: .scalar, style: style, span: span, text: start..<text.count, end: events.count + 1))
     }
 
     /// The events as ``YAMLEvent`` values, for building a node the ordinary way.

@@ -46,8 +46,10 @@ public enum MovesFile {
                 stream.report(.typeMismatch, "expected a list of moves, found \(node.typeName)", node.span)
                 return stream.diagnostics
             }
-            // Each item is read flat (no string per scalar); the usual shapes decode straight
-            // from it, anything else is built into a node and decoded (or echoed) from there.
+            // Each item is read flat (no string per scalar) and decoded in place by `item`, the
+            // one decoder of a move (`FlatNode`); an item that building a tree would refuse (an
+            // anchor, an alias, a tag, a duplicate or non-scalar key) is built into a node, so
+            // its errors are reported as for any file, and decoded (or echoed) from there.
             // docs/OUTPUT.md, "Moves files": every item before the first unreadable byte is
             // decided; an item that breaks SPEC §4 (an anchor, an alias, a tag) is `invalid`
             // with that error and the rest go on; the unreadable byte stops the file.
@@ -59,8 +61,8 @@ public enum MovesFile {
                     stream.stopAtUnreadable()
                     return stream.diagnostics
                 }
-                if stream.diagnostics.count == known, let move = fastMove(flat) {
-                    body(.move(move))
+                if stream.diagnostics.count == known, let decoded = flat.decodedMoveItem() {
+                    body(decoded)
                     continue
                 }
                 let node = try YAMLDocument.readNode(events: flat.yamlEvents, stream: stream)
@@ -78,25 +80,6 @@ public enum MovesFile {
             // The reason is already among the stream's diagnostics.
         }
         return stream.diagnostics
-    }
-
-    /// `{ from: [s, r], to: [s, r] }` or `{ section-from: a, section-to: b }` with plain integers,
-    /// keys in either order and nothing else; nil for anything else (decoded the slow way).
-    static func fastMove(_ f: YAMLFlatNode) -> Move? {
-        let e = f.events
-        if e.count == 12, e[0].kind == .mappingStart, e[2].kind == .sequenceStart, e[5].kind == .sequenceEnd,
-           e[7].kind == .sequenceStart, e[10].kind == .sequenceEnd,
-           let s1 = f.plainInteger(3), let r1 = f.plainInteger(4), let s2 = f.plainInteger(8), let r2 = f.plainInteger(9) {
-            let p1 = Position(section: s1, row: r1), p2 = Position(section: s2, row: r2)
-            if f.scalar(1, is: "from") && f.scalar(6, is: "to") { return .row(from: p1, to: p2) }
-            if f.scalar(1, is: "to") && f.scalar(6, is: "from") { return .row(from: p2, to: p1) }
-            return nil
-        }
-        if e.count == 6, e[0].kind == .mappingStart, let x = f.plainInteger(2), let y = f.plainInteger(4) {
-            if f.scalar(1, is: "section-from") && f.scalar(3, is: "section-to") { return .section(from: x, to: y) }
-            if f.scalar(1, is: "section-to") && f.scalar(3, is: "section-from") { return .section(from: y, to: x) }
-        }
-        return nil
     }
 
     /// Decodes one item.

@@ -1,0 +1,145 @@
+import SpannedYAML
+
+/// One node of a ``YAMLFlatNode`` read in place: how `MovesFile.item`, the one decoder of a
+/// moves item, reads an item of a moves file without building a tree or a string per scalar.
+///
+/// A view is two buffer pointers and an event index, so it costs no reference counting; it is
+/// valid only inside ``YAMLFlatNode/decodedMoveItem()``. Decoded moves hold no part of it, and an
+/// invalid item's echo (``tree``) copies what it needs.
+struct FlatNode: DocumentNode {
+    let events: UnsafeBufferPointer<YAMLFlatNode.Event>
+    let text: UnsafeBufferPointer<UInt8>
+    /// The node's first event.
+    let index: Int
+
+    private var event: YAMLFlatNode.Event { events[index] }
+
+    // Kinds are told apart by pattern, not `==`: the enums live in SpannedYAML, and their
+    // synthesized `==` is reached through a protocol witness from here (a call per test).
+    private var isScalar: Bool {
+        if case .scalar = event.kind { true } else { false }
+    }
+
+    /// One past the node's last event.
+    var end: Int { events[index].end }
+
+    var span: Span {
+        switch event.kind {
+        case .sequenceStart, .mappingStart: Span(start: event.span.start, end: events[end - 1].span.end)
+        case .scalar, .alias, .sequenceEnd, .mappingEnd, .documentStart, .documentEnd, .streamEnd: event.span
+        }
+    }
+
+    private var bytes: Slice<UnsafeBufferPointer<UInt8>> { text[event.text] }
+
+    var scalar: String? { isScalar ? String(decoding: bytes, as: UTF8.self) : nil }
+
+    var scalarStyle: ScalarStyle? { isScalar ? event.style : nil }
+
+    var isInvalid: Bool {
+        if case .alias = event.kind { true } else { false }
+    }
+
+    var typeName: String {
+        switch event.kind {
+        case .scalar: event.style.isPlain && event.text.isEmpty ? "an empty value" : "a scalar"
+        case .sequenceStart: "a list"
+        case .mappingStart: "a mapping"
+        case .alias, .sequenceEnd, .mappingEnd, .documentStart, .documentEnd, .streamEnd: "an invalid node"
+        }
+    }
+
+    var plainInteger: Int? {
+        guard isScalar, case .plain = event.style else { return nil }
+        return YAMLNode.plainInteger(bytes)
+    }
+
+    /// The items of a list: each index is an item's first event.
+    struct Items: Collection {
+        let node: FlatNode
+        let startIndex: Int
+        let endIndex: Int
+        func index(after i: Int) -> Int { FlatNode(events: node.events, text: node.text, index: i).end }
+        subscript(i: Int) -> FlatNode { FlatNode(events: node.events, text: node.text, index: i) }
+    }
+
+    var sequence: Items? {
+        if case .sequenceStart = event.kind { Items(node: self, startIndex: index + 1, endIndex: end - 1) } else { nil }
+    }
+
+    /// The entries of a mapping, key then value, in order.
+    struct Entries: Sequence, IteratorProtocol {
+        let node: FlatNode
+        var position: Int
+
+        mutating func next() -> DocumentEntry<FlatNode>? {
+            if case .mappingEnd = node.events[position].kind { return nil }
+            let key = FlatNode(events: node.events, text: node.text, index: position)
+            let value = FlatNode(events: node.events, text: node.text, index: key.end)
+            position = value.end
+            return DocumentEntry(key: key, value: value, name: key.scalar ?? "")
+        }
+    }
+
+    var entries: Entries? {
+        if case .mappingStart = event.kind { Entries(node: self, position: index + 1) } else { nil }
+    }
+
+    /// True when every mapping in the node has scalar keys, each once: what building the tree
+    /// would check (`YAMLDocument.readNode` reports the others), so a node that passes decodes
+    /// the same from here as from its tree.
+    var keysAreDistinctScalars: Bool {
+        var i = index
+        let stop = end
+        while i < stop {
+            if case .mappingStart = events[i].kind {
+                var k = i + 1
+                while true {
+                    if case .mappingEnd = events[k].kind { break }
+                    guard case .scalar = events[k].kind else { return false }
+                    let name = text[events[k].text]
+                    // Earlier keys of this mapping, walked again: items have two or three keys,
+                    // and a list of names would cost an allocation per item.
+                    var earlier = i + 1
+                    while earlier < k {
+                        if text[events[earlier].text].elementsEqual(name) { return false }
+                        earlier = after(after(earlier))
+                    }
+                    k = after(after(k))
+                }
+            }
+            i += 1
+        }
+        return true
+    }
+
+    /// One past the end of the node that starts at event `i`.
+    private func after(_ i: Int) -> Int { FlatNode(events: events, text: text, index: i).end }
+
+    /// The node as a tree, to echo an item that is not a valid move.
+    var tree: YAMLNode {
+        switch event.kind {
+        case .scalar: return YAMLNode(.scalar(String(decoding: bytes, as: UTF8.self), event.style), span: span)
+        case .sequenceStart: return YAMLNode(.sequence(sequence.map { $0.map(\.tree) } ?? []), span: span)
+        case .mappingStart:
+            let entries = entries.map { $0.map { YAMLEntry(key: $0.key.tree, value: $0.value.tree) } } ?? []
+            return YAMLNode(.mapping(entries), span: span)
+        case .alias, .sequenceEnd, .mappingEnd, .documentStart, .documentEnd, .streamEnd: return YAMLNode(.invalid, span: span)
+        }
+    }
+}
+
+extension YAMLFlatNode {
+    /// The item decoded in place by `MovesFile.item`, or nil when building its tree would
+    /// report something (a repeated or non-scalar key): such an item goes through the tree.
+    /// (Not generic over the result: a generic `withRoot` copied every item through value
+    /// witnesses.)
+    func decodedMoveItem() -> MoveItem? {
+        events.withUnsafeBufferPointer { e in
+            text.withUnsafeBufferPointer { t in
+                let root = FlatNode(events: e, text: t, index: 0)
+                return root.keysAreDistinctScalars ? MovesFile.item(root) : nil
+            }
+        }
+    }
+}

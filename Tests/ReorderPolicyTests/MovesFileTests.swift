@@ -1,0 +1,85 @@
+import ReorderPolicy
+import SpannedYAML
+import Testing
+
+/// A moves file's items are decoded by `MovesFile.item` alone: in place from the flat events
+/// (`FlatNode`) when the item is one a tree would accept, else from the tree. Both must say
+/// the same as decoding the whole file as a tree.
+@Suite struct MovesFileTests {
+    /// A random move-like item in flow style: known and unknown keys, repeated keys, numbers
+    /// plain and quoted, lists of every length, nested mappings, empty values.
+    static func item(_ rng: inout some RandomNumberGenerator) -> String {
+        let keys = ["from", "to", "section-from", "section-to", "from-offsets", "to-offset", "section", "x", "\"from\"", "[a]"]
+        func scalar() -> String {
+            ["0", "1", "2", "-1", "12", "\"1\"", "'2'", "a", "", "99999999999999999999", "1.5", "~"].randomElement(using: &rng)!
+        }
+        func value(_ depth: Int) -> String {
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0, 1: return scalar()
+            case 2, 3: return "[" + (0..<Int.random(in: 0...3, using: &rng)).map { _ in scalar() }.joined(separator: ", ") + "]"
+            case 4 where depth < 2: return "{a: \(value(depth + 1))}"
+            default: return "[" + scalar() + ", [" + scalar() + "]]"
+            }
+        }
+        let shapes: [[String]] = [["from", "to"], ["to", "from"], ["section-from", "section-to"], ["section-to", "section-from"],
+                                  ["from-offsets", "to-offset", "section"]]
+        var chosen = Bool.random(using: &rng) ? shapes.randomElement(using: &rng)! : (0..<Int.random(in: 0...4, using: &rng)).map { _ in keys.randomElement(using: &rng)! }
+        if Int.random(in: 0..<8, using: &rng) == 0 { chosen.append(chosen.first ?? "from") }
+        let wellFormed = Bool.random(using: &rng)
+        let entries = chosen.map { key -> String in
+            let v: String
+            if wellFormed {
+                switch key {
+                case "from", "to": v = "[\(Int.random(in: -1...3, using: &rng)), \(Int.random(in: 0...3, using: &rng))]"
+                case "from-offsets": v = "[" + (0..<Int.random(in: 1...3, using: &rng)).map { _ in "\(Int.random(in: 0...4, using: &rng))" }.joined(separator: ", ") + "]"
+                default: v = "\(Int.random(in: -1...3, using: &rng))"
+                }
+            } else {
+                v = value(0)
+            }
+            return "\(key): \(v)"
+        }
+        return Int.random(in: 0..<10, using: &rng) == 0 ? value(0) : "{" + entries.joined(separator: ", ") + "}"
+    }
+
+    static func same(_ a: MoveItem, _ b: MoveItem) -> Bool {
+        switch (a, b) {
+        case (.move(let x), .move(let y)): x == y
+        case (.offsets(let f1, let t1, let s1), .offsets(let f2, let t2, let s2)): f1 == f2 && t1 == t2 && s1 == s2
+        case (.invalid(let g1, let e1), .invalid(let g2, let e2)): g1 == g2 && e1 == e2
+        default: false
+        }
+    }
+
+    @Test("items decoded in place equal items decoded from the tree, over 5,000 random items")
+    func inPlaceEqualsTree() throws {
+        var rng = DecisionServiceTests.Generator(state: 0x5EED_F1A7)
+        var inPlace = 0
+        for _ in 0..<5_000 {
+            let text = Self.item(&rng)
+            let yaml = Bool.random(using: &rng) ? "- \(text)\n" : "[\(text)]\n"
+            var streamed: [MoveItem] = []
+            let errors = MovesFile.stream(SourceFile(path: "m.yaml", text: yaml)) { streamed.append($0) }
+            let parsed = YAMLDocument.parse(Array(yaml.utf8), file: "m.yaml", limits: .stream)
+            guard let root = parsed.root, let items = root.sequence, items.count == 1 else {
+                // Not one item (broken YAML, say): the file is refused as a whole either way.
+                #expect(streamed.isEmpty || !errors.isEmpty || !parsed.diagnostics.isEmpty, "\(yaml)")
+                continue
+            }
+            #expect(errors.isEmpty, "\(yaml)")
+            try #require(streamed.count == 1, "\(yaml)")
+            if parsed.diagnostics.isEmpty {
+                inPlace += 1
+                let expected = MovesFile.item(items[0])
+                #expect(Self.same(streamed[0], expected), "\(yaml): \(streamed[0]) against \(expected)")
+            } else {
+                // A duplicate key, say: the item is refused with the tree's errors.
+                guard case .invalid = streamed[0] else {
+                    Issue.record("\(yaml): decided although the tree refused it: \(streamed[0])")
+                    continue
+                }
+            }
+        }
+        #expect(inPlace > 3_000)
+    }
+}
