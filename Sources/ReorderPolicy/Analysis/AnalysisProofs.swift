@@ -39,18 +39,18 @@ enum AnalysisProofs {
     static func subsumes(_ o: RowRule, _ r: RowRule, oIsEarlier: Bool) -> String? {
         if o.kind == r.kind && oIsEarlier { return "it repeats '\(o.metadata.id)'" }
         func covers(_ y: RowSelector, _ x: RowSelector) -> Bool { y == x || y == .all }
-        switch (o.kind.argument, r.kind.argument) {
-        case (let pin as PinRule, let lock as LockRule) where covers(pin.rows, lock.rows):
+        // By meaning, not by kind: a new kind that holds rows, say, is covered unchanged.
+        func verb(_ pins: Bool) -> String { pins ? "pins" : "locks" }
+        switch (o.kind.meaning, r.kind.meaning) {
+        case (.hold(let held, pins: true, _), .hold(let locked, pins: false, _)) where covers(held, locked):
             return "'\(o.metadata.id)' pins the rows it locks, and a pinned row cannot be picked up either"
-        case (let a as LockRule, let b as LockRule) where a.rows == .all && b.rows != .all:
+        case (.hold(let a, pins: false, _), .hold(let b, pins: false, _)) where a == .all && b != .all:
             return "'\(o.metadata.id)' locks every row"
-        case (let a as KeepInSectionRule, let b as KeepInSectionRule) where a.rows == .all && b.rows != .all:
+        case (.keepInSection(let a), .keepInSection(let b)) where a == .all && b != .all:
             return "'\(o.metadata.id)' keeps every row in its section"
-        case (let pin as PinRule, let keep as KeepInSectionRule) where covers(pin.rows, keep.rows):
-            return "'\(o.metadata.id)' pins the rows it keeps, and a pinned row cannot be picked up"
-        case (let lock as LockRule, let keep as KeepInSectionRule) where covers(lock.rows, keep.rows):
-            return "'\(o.metadata.id)' locks the rows it keeps, and a locked row cannot be picked up"
-        default:
+        case (.hold(let held, let pins, _), .keepInSection(let kept)) where covers(held, kept):
+            return "'\(o.metadata.id)' \(verb(pins)) the rows it keeps, and a \(pins ? "pinned" : "locked") row cannot be picked up"
+        case (.hold, _), (.keepInSection, _), (.reserve, _), (.accept, _), (.capacity, _), (.keepOrder, _):
             return nil
         }
     }

@@ -377,7 +377,7 @@ public struct PolicyAnalyzer {
         for (index, rule) in rules.enumerated() {
             let f = facts[index], meta = rule.metadata
             if exactEmpty[index] == nil, !AnalysisProofs.selectsNothing(rule),
-               let capacity = rule.kind.argument as? CapacityRule, case .value(let max)? = capacity.max, case .value(let min)? = capacity.min, min > max {
+               case .capacity(_, .value(let max)?, .value(let min)?, _) = rule.kind.meaning, min > max {
                 warn(.capacityConflict, "capacity '\(meta.id)' has min \(min) above max \(max): no section can satisfy both", meta,
                      help: "a selected section may never hold more than \(max) rows nor fewer than \(min); lower min or raise max")
             }
@@ -585,10 +585,10 @@ public struct PolicyAnalyzer {
 
     /// For a capacity with a max, an accept on the same sections whose `from` selects nothing.
     private func closingAccept(of index: Int) -> Int? {
-        guard let capacity = policy.rules[index].kind.argument as? CapacityRule, capacity.max != nil else { return nil }
+        guard case .capacity(_, _?, _, _) = policy.rules[index].kind.meaning else { return nil }
         return policy.rules.indices.first { a in
-            guard let accept = policy.rules[a].kind.argument as? AcceptRule else { return false }
-            return AnalysisProofs.selectsNothing(accept.from) && sharesSection(a, index)
+            guard case .accept(_, let from, _) = policy.rules[a].kind.meaning else { return false }
+            return AnalysisProofs.selectsNothing(from) && sharesSection(a, index)
         }
     }
 
@@ -597,8 +597,10 @@ public struct PolicyAnalyzer {
     }
 
     private func sectionSelector(of index: Int) -> SectionSelector? {
-        let argument = policy.rules[index].kind.argument
-        return (argument as? AcceptRule)?.section ?? (argument as? CapacityRule)?.section
+        switch policy.rules[index].kind.meaning {
+        case .accept(let section, _, _), .capacity(let section, _, _, _): section
+        case .hold, .reserve, .keepInSection, .keepOrder: nil
+        }
     }
 
     /// The rule item's first line, for the code frame.
