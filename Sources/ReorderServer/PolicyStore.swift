@@ -175,13 +175,12 @@ public final class PolicyStore: Sendable {
             return FileState(fingerprint: print, served: previous?.served, errors: errors, skipped: false)
         }
         do {
-            let compiled = try CompiledPolicy(policy)
+            let compiled = try document.compile()
             let served = ServedPolicy(name: policy.name, file: file, hash: DecisionEvent.hash(document.source.bytes), compiled: compiled)
             return FileState(fingerprint: print, served: served, errors: [], skipped: false)
         } catch {
             outcome.failed += 1
-            let d = Diagnostic(code: .invalidValue, message: error.message, file: file, span: Span(at: .start))
-            return FileState(fingerprint: print, served: previous?.served, errors: [d], skipped: false)
+            return FileState(fingerprint: print, served: previous?.served, errors: error.diagnostics, skipped: false)
         }
     }
 }

@@ -12,10 +12,17 @@ public struct PolicyAnalyzer {
     public let bound: AnalysisBound
     /// The small tables tried.
     private let enumerator: TableEnumerator
+    /// The policy compiled by its loader, when it came from a document.
+    private let compiled: CompiledPolicy?
 
     /// Creates an analyzer.
     public init(policy: Policy, source: SourceFile, bound: AnalysisBound = .standard) {
+        self.init(policy: policy, compiled: nil, source: source, bound: bound)
+    }
+
+    private init(policy: Policy, compiled: CompiledPolicy?, source: SourceFile, bound: AnalysisBound) {
         self.policy = policy
+        self.compiled = compiled
         self.source = source
         self.bound = bound
         enumerator = TableEnumerator(policy: policy, bound: bound)
@@ -28,7 +35,8 @@ public struct PolicyAnalyzer {
         _ document: PolicyDocument, bound: AnalysisBound = .standard, budget: Double? = nil, progress: ((Int) -> Void)? = nil
     ) -> [Diagnostic] {
         guard let policy = document.policy else { return [] }
-        return PolicyAnalyzer(policy: policy, source: document.source, bound: bound).run(budget: budget, progress: progress)
+        return PolicyAnalyzer(policy: policy, compiled: document.compiledPolicy, source: document.source, bound: bound)
+            .run(budget: budget, progress: progress)
     }
 
     /// The default budget of `lint`'s enumeration per policy file, in budget units (each buys
@@ -90,7 +98,7 @@ public struct PolicyAnalyzer {
         // configured budget buys a fixed number of tables), so every run says the same.
         let tableLimit = budget.map { Int(($0 * Double(Self.tablesPerSecond)).rounded()) }
         var tried = 0, spent = 0, stopped = false
-        guard let full = try? CompiledPolicy(policy) else { return [] }
+        guard let full = compiled ?? (try? CompiledPolicy(policy)) else { return [] }
         let rules = policy.rules
         let exact = ExactAnalysis(policy, full)
         // Rows held at both ends come from the exact search; the enumeration looks for them

@@ -4,7 +4,12 @@ public struct PolicyDocument: Sendable {
     /// The file.
     public var source: SourceFile
     /// The policy, or nil when the file has errors.
-    public var policy: Policy?
+    public var policy: Policy? {
+        didSet { compiledPolicy = Self.compiled(policy) }
+    }
+    /// The policy compiled, once, when it is loaded or set (nil without a policy, or when it
+    /// does not compile): `compile()`, the analysis and the playground share it.
+    package private(set) var compiledPolicy: CompiledPolicy?
     /// The policy's tests, in file order.
     public var tests: [PolicyTest]
     /// Every error and warning, sorted by position.
@@ -16,6 +21,20 @@ public struct PolicyDocument: Sendable {
 
     /// True when any diagnostic is an error.
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    /// Creates a document.
+    public init(source: SourceFile, policy: Policy?, tests: [PolicyTest], diagnostics: [Diagnostic], declaresPolicy: Bool) {
+        self.source = source
+        self.policy = policy
+        self.tests = tests
+        self.diagnostics = diagnostics
+        self.declaresPolicy = declaresPolicy
+        compiledPolicy = Self.compiled(policy)
+    }
+
+    private static func compiled(_ policy: Policy?) -> CompiledPolicy? {
+        policy.flatMap { try? CompiledPolicy($0) }
+    }
 }
 
 /// Loads policy files: YAML → nodes → policy model, collecting every diagnostic.

@@ -31,6 +31,7 @@ extension PolicyDocument {
         guard !hasErrors, let policy else {
             throw PolicyLoadError(diagnostics: diagnostics.isEmpty ? [Self.noPolicy(source.path)] : diagnostics)
         }
+        if let compiledPolicy { return compiledPolicy }
         do {
             return try CompiledPolicy(policy)
         } catch {
