@@ -90,7 +90,7 @@ struct Compare: ParsableCommand {
 
     /// With a machine format, a failed input still ends in one complete JSON document.
     private func fail(_ errors: [Diagnostic]) {
-        guard format.format.name == "json" else { return }
+        guard format.format.isJSONDocument else { return }
         FileOutput.standardOutput(ComparisonReport.inputFailure(old: base == nil ? paths.first : nil, new: base == nil ? paths.last : nil, errors: errors))
     }
 

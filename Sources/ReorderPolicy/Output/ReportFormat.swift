@@ -22,6 +22,14 @@ public protocol ReportFormat<Report>: Sendable {
     var name: String { get }
     /// The whole output.
     func render(_ report: Report, _ context: RenderContext) -> String
+    /// Whether the output is one JSON document, which a run that fails on its inputs still
+    /// writes (a machine reading standard output gets a complete document either way).
+    var isJSONDocument: Bool { get }
+}
+
+extension ReportFormat {
+    /// Most formats are not (text, annotations, Markdown).
+    public var isJSONDocument: Bool { false }
 }
 
 /// A report with output formats: its `formats` is the registry the CLI's `--format`, the

@@ -3,6 +3,7 @@ import ReorderEngine
 /// `compare --format json`: one pair's object, or with `--base` `{ "comparisons": [...] }` (SPEC §11).
 public struct CompareJSONFormat: ReportFormat {
     public let name = "json"
+    public let isJSONDocument = true
     public init() {}
     public func render(_ report: ComparisonReport, _ context: RenderContext) -> String { Self.json(report.entries, list: report.list) }
 

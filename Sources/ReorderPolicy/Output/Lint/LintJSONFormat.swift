@@ -3,6 +3,7 @@ import SpannedYAML
 /// `lint --format json`: SPEC §5.2's document.
 public struct LintJSONFormat: ReportFormat {
     public let name = "json"
+    public let isJSONDocument = true
     public init() {}
     public func render(_ report: LintReport, _ context: RenderContext) -> String { DiagnosticRenderer.lintJSON(report) }
 }

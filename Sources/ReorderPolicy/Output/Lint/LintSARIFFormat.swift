@@ -3,6 +3,7 @@ import SpannedYAML
 /// `lint --format sarif`: SARIF 2.1.0 for code scanning.
 public struct LintSARIFFormat: ReportFormat {
     public let name = "sarif"
+    public let isJSONDocument = true
     public init() {}
 
     /// SARIF 2.1.0: one run, every code used listed as a rule, results with physical locations.

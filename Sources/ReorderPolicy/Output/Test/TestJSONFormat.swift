@@ -1,6 +1,7 @@
 /// `test --format json`: files, tests and a summary as one JSON document.
 public struct TestJSONFormat: ReportFormat {
     public let name = "json"
+    public let isJSONDocument = true
     public init() {}
     public func render(_ report: TestReport, _ context: RenderContext) -> String { TestRenderer.json(report) }
 }
