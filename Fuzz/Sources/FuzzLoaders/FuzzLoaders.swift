@@ -4,9 +4,11 @@ import ReorderPolicy
 /// entry point):
 /// - 0: a policy file: load, compile, bind to a fixed table, decide every move of it;
 /// - 1: a table file: load, bind every bundled-like policy, decide every move;
-/// - 2: a decision-server body for `check` (fast JSON reader, then libyaml), and 3 for `explain`;
+/// - 2: a decision-server body for `check` (read with `JSONDocument`), and 3 for `explain`;
 /// - 4: a policy and a table separated by a NUL byte: decide every move and check the engine's
-///   own promises (a target is valid and idempotent; a valid proposal is its own target).
+///   own promises (a target is valid and idempotent; a valid proposal is its own target);
+/// - 5: a moves file: stream it, decide each move on the fixed table, and check that every item
+///   decoded in place (`FlatNode`) equals the same item decoded from the file's tree.
 /// Anything that is not a crash, a hang or a broken promise is fine: bad input must give
 /// diagnostics, which is what the loaders are for.
 enum Harness {
@@ -35,7 +37,7 @@ enum Harness {
     static func run(_ bytes: [UInt8]) {
         guard let selector = bytes.first else { return }
         let rest = Array(bytes.dropFirst())
-        switch selector % 5 {
+        switch selector % 6 {
         case 0:
             let document = PolicyLoader.load(SourceFile(path: "fuzz.yaml", bytes: rest))
             if let compiled = document.compiled() { exercise(compiled.bind(fixedTable)) }
@@ -46,12 +48,36 @@ enum Harness {
             _ = DecisionService.check(body: rest, policy: policies[0], policyHash: "fuzz", logging: true)
         case 3:
             _ = DecisionService.explain(body: rest, policy: policies[0], policyHash: "fuzz", logging: true)
+        case 5:
+            movesFile(rest)
         default:
             let parts = rest.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2 else { return }
             let document = PolicyLoader.load(SourceFile(path: "p.yaml", bytes: Array(parts[0])))
             let (table, _) = TableLoader.load(SourceFile(path: "t.yaml", bytes: Array(parts[1])))
             if let compiled = document.compiled(), let table, rowCount(table) <= 400 { exercise(compiled.bind(table)) }
+        }
+    }
+
+    /// Streams a moves file; when the whole file reads as a tree without a problem, each
+    /// streamed item must equal the tree's item decoded by the same decoder.
+    static func movesFile(_ bytes: [UInt8]) {
+        let bound = policies[0].bind(fixedTable)
+        var streamed: [MoveItem] = []
+        let errors = MovesFile.stream(SourceFile(path: "m.yaml", bytes: bytes)) { item in
+            if case .move(let move) = item { _ = try? bound.decide(move) }
+            if streamed.count < 1_000 { streamed.append(item) }
+        }
+        let tree = YAMLDocument.parse(bytes, file: "m.yaml", limits: .stream)
+        guard errors.isEmpty, tree.diagnostics.isEmpty, let items = tree.root?.sequence, items.count == streamed.count else { return }
+        for (item, node) in zip(streamed, items) {
+            let expected = MovesFile.item(node)
+            switch (item, expected) {
+            case (.move(let a), .move(let b)) where a == b: continue
+            case (.offsets(let f1, let t1, let s1), .offsets(let f2, let t2, let s2)) where f1 == f2 && t1 == t2 && s1 == s2: continue
+            case (.invalid(let g1, let e1), .invalid(let g2, let e2)) where g1 == g2 && e1 == e2: continue
+            default: fatalError("a moves item decoded in place differs from its tree: \(item) against \(expected)")
+            }
         }
     }
 
