@@ -2,7 +2,7 @@ import ReorderEngine
 
 /// One output format of `check`: how a run opens, how each result is written, how it closes.
 /// ``CheckRunner`` decides, logs and counts; a format only writes. A new format is one type
-/// conforming to this and its line in ``CheckRunner/Format/outputs``.
+/// conforming to this and its line in `CheckRunner.Format.outputs`.
 protocol CheckOutput: SendableMetatype {
     /// The `--format` value.
     static var name: String { get }
@@ -43,7 +43,7 @@ struct BlockResult {
 
 extension CheckRunner {
     /// An output format of `check`, named by its `--format` value. Everything about a format
-    /// is asked of its writer, listed in ``outputs``.
+    /// is asked of its writer, listed in `outputs`.
     public struct Format: Sendable, Hashable, CustomStringConvertible {
         /// The `--format` value.
         public let name: String
