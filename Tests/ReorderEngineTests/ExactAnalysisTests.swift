@@ -121,17 +121,20 @@ import ReorderEngine
             }
             for pair in exact.capacityConflicts {
                 claims += 1
-                guard case .capacity(let sa, _, _, _) = policy.rules[pair.max].kind.meaning,
+                guard case .capacity(let sa, _, _, let counted) = policy.rules[pair.max].kind.meaning,
                       case .capacity(let sb, _, _, _) = policy.rules[pair.min].kind.meaning else { continue }
-                // No section that both select can take a row in and also give one away.
+                // No section that both select can take a counted row in and also give one away
+                // (both rules count the same rows; SPEC §12: a row the rules do not count, as it
+                // stands before the move, is never limited, so it may come and go).
                 for table in tables {
                     let bound = compiled.bind(table)
+                    let reference = ReferenceEvaluator(policy: policy, table: table)
                     for (u, section) in table.sections.enumerated() {
                         let site = SectionSite(section: section, index: u, count: table.sections.count)
                         guard site.selected(by: sa), site.selected(by: sb) else { continue }
                         var enters = false, leaves = false
                         for (s, source) in table.sections.enumerated() {
-                            for i in source.rows.indices {
+                            for i in source.rows.indices where counted.map({ reference.selects($0, Position(section: s, row: i)).0 }) ?? true {
                                 for (t, target) in table.sections.enumerated() where (s == u) != (t == u) {
                                     for j in 0...target.rows.count where bound.isValid(from: Position(section: s, row: i), to: Position(section: t, row: j)) {
                                         if t == u { enters = true } else { leaves = true }
