@@ -24,8 +24,9 @@ public enum OutputSchemas {
         }
     }
 
-    /// A document: its root is one of the definitions, and it carries them all (and the policy
-    /// schema's, for `position`), so it stands alone.
+    /// A document: its root is one of the definitions, and it carries every definition the
+    /// root reaches (its own and the policy schema's, for `position`, say), so it stands alone
+    /// and changes only when something it describes does (a new table field leaves it alone).
     static func document(id: String, title: String, root: String) -> String {
         #"""
 {
@@ -34,12 +35,55 @@ public enum OutputSchemas {
   "title": "\#(title)",
   "$ref": "#/$defs/\#(root)",
   "$defs": {
-\#(definitions),
-\#(PolicySchema.definitions)
+\#(reachable(from: root, in: [definitions, PolicySchema.definitions]))
   }
 }
 
 """#
+    }
+
+    /// The entries of `texts` (JSON object members, `"name": value`, separated by commas) that
+    /// `root` reaches through `"#/$defs/NAME"` references, in their order, joined by commas.
+    static func reachable(from root: String, in texts: [String]) -> String {
+        let entries = texts.flatMap(members)
+        var wanted: Set<String> = [root], queue = [root]
+        while let name = queue.popLast() {
+            for entry in entries where entry.name == name {
+                for reference in entry.references where wanted.insert(reference).inserted { queue.append(reference) }
+            }
+        }
+        return entries.filter { wanted.contains($0.name) }.map(\.text).joined(separator: ",\n")
+    }
+
+    /// The top-level members of a JSON object's inside, with the definitions they name.
+    private static func members(_ text: String) -> [(name: String, text: String, references: [String])] {
+        var pieces: [Substring] = [], depth = 0, inString = false, escaped = false
+        var start = text.startIndex
+        for i in text.indices {
+            let c = text[i]
+            if inString {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
+                continue
+            }
+            switch c {
+            case "\"": inString = true
+            case "{", "[": depth += 1
+            case "}", "]": depth -= 1
+            case "," where depth == 0:
+                pieces.append(text[start..<i])
+                start = text.index(after: i)
+            default: break
+            }
+        }
+        pieces.append(text[start...])
+        return pieces.compactMap { piece in
+            let trimmed = piece.drop { $0 == "\n" }.reversed().drop { $0.isWhitespace }.reversed()
+            let body = String(trimmed)
+            guard let open = body.firstIndex(of: "\""), let close = body[body.index(after: open)...].firstIndex(of: "\"") else { return nil }
+            let name = String(body[body.index(after: open)..<close])
+            let references = body.ranges(of: "\"#/$defs/").map { r in String(body[r.upperBound...].prefix { $0 != "\"" }) }
+            return (name, body, references)
+        }
     }
 
     /// The definitions with their references rooted at `prefix` instead of `#/$defs/` (the
