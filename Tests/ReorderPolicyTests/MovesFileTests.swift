@@ -51,6 +51,15 @@ import Testing
         }
     }
 
+    @Test("keys that differ in bytes but are one string (é composed and decomposed) are a repeated key, as in the tree")
+    func canonicallyEqualKeysRepeat() {
+        let yaml = "- {\u{E9}: 1, e\u{301}: 2}\n"
+        var streamed: [MoveItem] = []
+        _ = MovesFile.stream(SourceFile(path: "m.yaml", text: yaml)) { streamed.append($0) }
+        guard case .invalid(_, let error)? = streamed.first else { Issue.record("\(streamed)"); return }
+        #expect(error.hasPrefix("duplicate-key"), "\(error)")
+    }
+
     @Test("items decoded in place equal items decoded from the tree, over 5,000 random items")
     func inPlaceEqualsTree() throws {
         var rng = DecisionServiceTests.Generator(state: 0x5EED_F1A7)

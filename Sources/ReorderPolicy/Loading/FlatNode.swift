@@ -85,19 +85,23 @@ struct FlatNode: DocumentNode {
         if case .mappingStart = event.kind { Entries(node: self, position: index + 1) } else { nil }
     }
 
-    /// True when every mapping in the node has scalar keys, each once: what building the tree
-    /// would check (`YAMLDocument.readNode` reports the others), so a node that passes decodes
-    /// the same from here as from its tree.
+    /// True when every mapping in the node has at most `maxKeys` keys, all ASCII scalars, each
+    /// once: then building the tree would report nothing (`YAMLDocument.readNode` reports the
+    /// others), so the node decodes the same from here as from its tree. Anything else goes
+    /// through the tree: a big mapping, where the tree's check stays linear and this one would
+    /// not; a non-ASCII key, which the tree compares as a `String` (canonical equivalence).
     var keysAreDistinctScalars: Bool {
         var i = index
         let stop = end
         while i < stop {
             if case .mappingStart = events[i].kind {
-                var k = i + 1
+                var k = i + 1, count = 0
                 while true {
                     if case .mappingEnd = events[k].kind { break }
                     guard case .scalar = events[k].kind else { return false }
+                    count += 1
                     let name = text[events[k].text]
+                    guard count <= Self.maxKeys, name.allSatisfy({ $0 < 0x80 }) else { return false }
                     // Earlier keys of this mapping, walked again: items have two or three keys,
                     // and a list of names would cost an allocation per item.
                     var earlier = i + 1
@@ -112,6 +116,9 @@ struct FlatNode: DocumentNode {
         }
         return true
     }
+
+    /// The most keys a mapping decoded in place may have (a move has at most three).
+    static let maxKeys = 16
 
     /// One past the end of the node that starts at event `i`.
     private func after(_ i: Int) -> Int { FlatNode(events: events, text: text, index: i).end }
