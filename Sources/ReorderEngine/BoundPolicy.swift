@@ -13,7 +13,7 @@ public struct BoundPolicy: Sendable {
     /// The compiled policy.
     public let compiled: CompiledPolicy
     /// The table as bound; selectors were evaluated on it.
-    public let table: Table
+    public internal(set) var table: Table
 
     // MARK: Layout
 
@@ -29,28 +29,33 @@ public struct BoundPolicy: Sendable {
     // MARK: Each rule's effects, in file order
 
     /// What each row rule does on this table; ``breaks(_:_:_:)`` reads one of them alone.
-    let effects: [RuleEffects]
+    var effects: [RuleEffects]
 
     // MARK: The union of the effects, packed for the fast path
 
     /// Rows that cannot be picked up (every `held`).
-    let immovable: SectionRanges
+    var immovable: SectionRanges
     /// Rows pinned with either anchor (every `held` that pins).
-    let pinnedAny: SectionRanges
+    var pinnedAny: SectionRanges
     /// Largest start-pinned index per section, or -1.
-    let lastStartPinned: [Int]
+    var lastStartPinned: [Int]
     /// Smallest end-pinned index per section, or `Int.max`.
-    let firstEndPinned: [Int]
+    var firstEndPinned: [Int]
     /// Where rows from other sections may be dropped: `inLo...inHi` (``PinModel/entry``).
-    let inLo: [Int]
-    let inHi: [Int]
+    var inLo: [Int]
+    var inHi: [Int]
+    /// Sections whose row count every limit lets grow by one.
+    let canTake: [Bool]
     /// Sections that could take a row from elsewhere, ignoring admission: room under every
     /// limit and a non-empty entry interval.
-    let openToDrops: [Bool]
+    var openToDrops: [Bool]
     /// Per section, the hot-path facts in one place (one cache line): see ``SectionSummary``.
-    let summaries: [SectionSummary]
+    var summaries: [SectionSummary]
     /// Per section, the few numbers `target` needs when the section takes the fast path.
-    let lanes: [FastLane]
+    var lanes: [FastLane]
+    /// Whether ``follow(_:)`` can update this binding after a move within a section
+    /// (``RuleBinder/followsMoves``, and no count of rows chosen by content and position).
+    let followsMoves: Bool
 
     // Row queries (registered by the rules through the binder), flattened so the hot path
     // copies nothing: per query × section whether the section matches, a small plan for the
@@ -58,7 +63,7 @@ public struct BoundPolicy: Sendable {
     let querySelectors: [CompiledRowSelector]
     let queryInSection: [Bool]
     let queryPlans: [QueryPlan]
-    let queryAttributes: [[Bool]]
+    var queryAttributes: [[Bool]]
     /// Rows that may not leave their section (every `staying`).
     let stayingQueries: [QueryID]
     /// Every `admission`, in rule order, then one per `capacity` with `rows` whose `max` some
@@ -72,7 +77,7 @@ public struct BoundPolicy: Sendable {
     /// Per section, a bit per admission (the first 64) that guards it.
     let admissionMask: [UInt64]
     /// Open sections grouped by admission mask, each list ascending; nil when there are over 64 admissions.
-    let openGroups: [(mask: UInt64, sections: [Int])]?
+    var openGroups: [(mask: UInt64, sections: [Int])]?
 
     // MARK: Section rules
 
@@ -124,6 +129,7 @@ public struct BoundPolicy: Sendable {
         inLo = holds.inLo
         inHi = holds.inHi
         let limits = PackedLimits(effects, counts: counts)
+        canTake = limits.canTake
         openToDrops = (0..<sectionCount).map { limits.canTake[$0] && holds.inLo[$0] <= holds.inHi[$0] }
         stayingQueries = effects.compactMap { $0.staying }
         var fixedOrder = [Bool](repeating: false, count: sectionCount)
@@ -140,13 +146,7 @@ public struct BoundPolicy: Sendable {
             for u in 0..<sectionCount where admission.guarded[u] { mask[u] |= 1 << UInt64(a) }
         }
         admissionMask = mask
-        if admissions.count <= 64 {
-            var groups: [UInt64: [Int]] = [:]
-            for u in 0..<sectionCount where openToDrops[u] { groups[mask[u], default: []].append(u) }
-            openGroups = groups.map { ($0.key, $0.value) }.sorted { $0.mask < $1.mask }
-        } else {
-            openGroups = nil
-        }
+        openGroups = Self.openGroups(admissions: admissions.count, open: openToDrops, mask: mask)
         let summaries = Self.summaries(
             counts: counts, holds: holds, canGive: limits.canGive, fixedOrder: fixedOrder,
             staying: stayingQueries, plans: queryPlans, inSection: queryInSection)
@@ -158,6 +158,21 @@ public struct BoundPolicy: Sendable {
         sectionEffects = sections.effects
         immovableSections = sections.immovable
         pinnedSections = sections.pinned
+
+        // A count of rows chosen by content and position changes when rows move within a section.
+        let plans = queryPlans
+        followsMoves = binder.followsMoves && !effects.contains { e in
+            guard let q = e.limits?.rows else { return false }
+            return plans[q.index].position != .any && plans[q.index].filtersAttributes
+        }
+    }
+
+    /// Open sections grouped by admission mask, each list ascending; nil over 64 admissions.
+    static func openGroups(admissions: Int, open: [Bool], mask: [UInt64]) -> [(mask: UInt64, sections: [Int])]? {
+        guard admissions <= 64 else { return nil }
+        var groups: [UInt64: [Int]] = [:]
+        for u in open.indices where open[u] { groups[mask[u], default: []].append(u) }
+        return groups.map { ($0.key, $0.value) }.sorted { $0.mask < $1.mask }
     }
 
     /// Per section: the edges of its held rows and whether every row must stay in it.
@@ -242,19 +257,7 @@ struct PackedHolds {
         inHi.reserveCapacity(sectionCount)
         var immovableBuffer: [(Int, Int)] = [], pinnedBuffer: [(Int, Int)] = []
         for u in 0..<sectionCount {
-            immovableBuffer.removeAll(keepingCapacity: true)
-            pinnedBuffer.removeAll(keepingCapacity: true)
-            var ls = -1, fe = Int.max
-            for h in held {
-                h.start.appendRanges(of: u, to: &immovableBuffer)
-                h.end.appendRanges(of: u, to: &immovableBuffer)
-                if h.pins {
-                    h.start.appendRanges(of: u, to: &pinnedBuffer)
-                    h.end.appendRanges(of: u, to: &pinnedBuffer)
-                    ls = Swift.max(ls, h.lastStart(u))
-                    fe = Swift.min(fe, h.firstEnd(u))
-                }
-            }
+            let (ls, fe) = Self.collect(u, held, immovable: &immovableBuffer, pinned: &pinnedBuffer)
             immovable.appendSection(immovableBuffer)
             pinned.appendSection(pinnedBuffer)
             lastStart.append(ls)
@@ -263,6 +266,25 @@ struct PackedHolds {
             inLo.append(entry.lo)
             inHi.append(entry.hi)
         }
+    }
+
+    /// Section `u`'s held and pinned ranges (into the buffers, emptied first), and its largest
+    /// start-pinned and smallest end-pinned index.
+    static func collect(_ u: Int, _ held: [HeldRows], immovable: inout [(Int, Int)], pinned: inout [(Int, Int)]) -> (lastStart: Int, firstEnd: Int) {
+        immovable.removeAll(keepingCapacity: true)
+        pinned.removeAll(keepingCapacity: true)
+        var ls = -1, fe = Int.max
+        for h in held {
+            h.start.appendRanges(of: u, to: &immovable)
+            h.end.appendRanges(of: u, to: &immovable)
+            if h.pins {
+                h.start.appendRanges(of: u, to: &pinned)
+                h.end.appendRanges(of: u, to: &pinned)
+                ls = Swift.max(ls, h.lastStart(u))
+                fe = Swift.min(fe, h.firstEnd(u))
+            }
+        }
+        return (ls, fe)
     }
 }
 

@@ -6,10 +6,10 @@ package struct SectionRanges: Sendable {
     private var lows: [Int] = []
     private var highs: [Int] = []
 
-    init() {}
+    package init() {}
 
     /// Appends the next section's ranges; `ranges` need not be sorted or disjoint.
-    mutating func appendSection(_ ranges: [(Int, Int)]) {
+    package mutating func appendSection(_ ranges: [(Int, Int)]) {
         // Already sorted and apart (the usual case): copy as is.
         var ordered = true
         for k in ranges.indices {
@@ -50,6 +50,75 @@ package struct SectionRanges: Sendable {
         offsets.append(lows.count)
     }
 
+    /// Replaces section `u`'s ranges (`ranges` need not be sorted or disjoint).
+    mutating func replaceSection(_ u: Int, _ ranges: [(Int, Int)]) {
+        var one = SectionRanges()
+        one.appendSection(ranges)
+        replaceSection(u, lows: one.lows, highs: one.highs)
+    }
+
+    /// Replaces section `u`'s ranges with sorted, disjoint, apart ones.
+    private mutating func replaceSection(_ u: Int, lows newLows: [Int], highs newHighs: [Int]) {
+        let old = offsets[u]..<offsets[u + 1]
+        let delta = newLows.count - old.count
+        lows.replaceSubrange(old, with: newLows)
+        highs.replaceSubrange(old, with: newHighs)
+        if delta != 0 {
+            for v in (u + 1)..<offsets.count { offsets[v] += delta }
+        }
+    }
+
+    /// Section `u`'s members after its row at `a` moves to `b` (counted after the removal, as
+    /// in ``Move/row(from:to:)``), when membership goes with the row: the moved row keeps its
+    /// membership, the rows between shift by one. O(ranges of the section).
+    package mutating func followRow(in u: Int, from a: Int, to b: Int) {
+        guard a != b, !isEmpty(u) else { return }
+        let moved = contains(u, a)
+        var newLows: [Int] = [], newHighs: [Int] = []
+        newLows.reserveCapacity(offsets[u + 1] - offsets[u] + 2)
+        newHighs.reserveCapacity(offsets[u + 1] - offsets[u] + 2)
+        // Appends a range in ascending order, joining it to the last when they touch.
+        func add(_ lo: Int, _ hi: Int) {
+            if let last = newHighs.last, lo <= last + 1 {
+                newHighs[newHighs.count - 1] = Swift.max(last, hi)
+            } else {
+                newLows.append(lo)
+                newHighs.append(hi)
+            }
+        }
+        var placed = !moved
+        for r in offsets[u]..<offsets[u + 1] {
+            var lo = lows[r], hi = highs[r]
+            // Take row `a` out: the rows after it move up one.
+            if lo > a {
+                lo -= 1
+                hi -= 1
+            } else if hi >= a {
+                hi -= 1
+                if hi < lo { continue }
+            }
+            // Make room at `b`: the rows from it on move down one; the moved row goes there.
+            if hi < b {
+                add(lo, hi)
+            } else if lo >= b {
+                if !placed {
+                    add(b, b)
+                    placed = true
+                }
+                add(lo + 1, hi + 1)
+            } else {
+                add(lo, b - 1)
+                if !placed {
+                    add(b, b)
+                    placed = true
+                }
+                add(b + 1, hi + 1)
+            }
+        }
+        if !placed { add(b, b) }
+        replaceSection(u, lows: newLows, highs: newHighs)
+    }
+
     /// Whether section `u`'s members are only a run from the top and a run to the bottom
     /// (`0...top` and `bottom..<n`; -1 and n when absent).
     func edges(_ u: Int, _ n: Int) -> (simple: Bool, top: Int, bottom: Int) {
@@ -67,7 +136,7 @@ package struct SectionRanges: Sendable {
     }
 
     /// The ranges of section `u`.
-    func ranges(_ u: Int) -> [(Int, Int)] {
+    package func ranges(_ u: Int) -> [(Int, Int)] {
         (offsets[u]..<offsets[u + 1]).map { (lows[$0], highs[$0]) }
     }
 

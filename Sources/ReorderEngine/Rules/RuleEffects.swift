@@ -29,12 +29,27 @@ package struct RuleEffects: Sendable {
 
 /// Rows a rule holds, per section, split by the anchor each keeps (locks put all in `start`).
 package struct HeldRows: Sendable {
-    let start: SectionRanges
-    let end: SectionRanges
+    private(set) var start: SectionRanges
+    private(set) var end: SectionRanges
     /// False for `lock`: the rows cannot be picked up but may be shifted.
     let pins: Bool
     /// How reasons call a held row: `locked`, `pinned`, `reserved`.
     let word: String
+    /// True when the rows are chosen by their content alone (ids, kinds, tags; no position):
+    /// they stay held wherever they move. False when chosen by position alone: the same
+    /// indices stay held. (A selector that reads both makes its binding unable to follow
+    /// moves: ``RuleBinder/followsMoves``.)
+    let followsRows: Bool
+
+    /// Follows a row moved from `a` to `b` within section `u` (BoundPolicy.follow).
+    mutating func followRow(in u: Int, from a: Int, to b: Int) {
+        guard followsRows else { return }
+        start.followRow(in: u, from: a, to: b)
+        end.followRow(in: u, from: a, to: b)
+    }
+
+    /// Whether the rule holds no row of section `u`.
+    func isEmpty(_ u: Int) -> Bool { start.isEmpty(u) && end.isEmpty(u) }
 
     func contains(_ p: Position) -> Bool {
         start.contains(p.section, p.row) || end.contains(p.section, p.row)
@@ -144,6 +159,11 @@ package struct RuleBinder {
     private let memo: RowContentMemo?
     /// The next id/kind/tag test site (``RowContentMemo``).
     private var nextSite = 0
+    /// False once a rule asked for rows by content and position together (`{ first: 3, tag: x }`,
+    /// or a list or `not` that reads positions): moving a row within its section can then
+    /// change which rows are held or selected in ways the bound policy does not track, and
+    /// ``BoundPolicy/follow(_:)`` declines (the caller binds again).
+    private(set) var followsMoves = true
 
     init(table: Table, counts: [Int], memo: RowContentMemo? = nil) {
         self.table = table
@@ -184,6 +204,7 @@ package struct RuleBinder {
             queryAttributes.append(flags)
         } else if !selector.isPlain {
             // A list or a `not`: the flags are the whole match, position included (QueryPlan: any).
+            followsMoves = false
             let matcher = RowMatcher(selector, &self)
             var flags = [Bool]()
             flags.reserveCapacity(counts.reduce(0, +))
@@ -252,6 +273,10 @@ package struct RuleBinder {
     /// selected through `last` or a negative index (SPEC §7). Without `pins` every row goes to `start`.
     mutating func held(_ selector: CompiledRowSelector, anchor: Anchor?, pins: Bool, word: String) -> HeldRows {
         let plan = HoldPlan(selector, anchor: anchor, pins: pins)
+        // By content alone (the rows follow moves), by position alone (the indices stay), or both.
+        let byContent = selector.isPlain ? selector.filtersAttributes && selector.position == nil : selector.isContentOnly
+        let byPosition = selector.isPlain && !selector.filtersAttributes
+        if !byContent && !byPosition { followsMoves = false }
         let chosen = sections(selector.section)
         let contentFlags = contentFlags(selector)
         let matcher = selector.isPlain || contentFlags != nil ? nil : RowMatcher(selector, &self)
@@ -292,7 +317,7 @@ package struct RuleBinder {
             start.appendSection(startBuffer)
             end.appendSection(endBuffer)
         }
-        return HeldRows(start: start, end: end, pins: pins, word: word)
+        return HeldRows(start: start, end: end, pins: pins, word: word, followsRows: byContent)
     }
 
     /// The first index in `from..<to` whose flag is `value`, reading eight flags per load (a

@@ -47,17 +47,48 @@ public struct DiffReport: Sendable {
         case .move(let m): moves = [m]
         case .exchange(_, _, let m), .moves(let m): moves = m
         }
-        var table = before
-        // The rows stay the same rows, reordered: each id/kind/tag test is asked once per kind of row.
-        let memo = RowContentMemo(before)
+        // The first move binds the policy; each move within a section then updates that
+        // binding (BoundPolicy.follow: O(held ranges) and two array moves, no pass over the
+        // rows). A move it cannot follow (between sections, or a policy reading positions and
+        // content together) binds the moved table again, through a memo of the rows' content.
+        var table: Table? = before  // nil while `bound` holds it
+        var bound: BoundPolicy?
+        var memo: RowContentMemo?
+        // Moves the binding followed that the memo has not seen yet: applied to it before it is
+        // used again, so a diff that never binds twice never pays for it.
+        var unseen: [Move] = []
         for move in moves {
-            // Inferred moves always fit the table they apply to. The bound policy is released
-            // before the move is applied, so the table is changed in place, not copied.
+            // Inferred moves always fit the table they apply to.
             let decision: Decision
             do {
-                decision = try policy.bind(table, memo: memo).decide(move)
-                try table.apply(move)
-                memo.apply(move)
+                var current: BoundPolicy
+                if let followed = bound {
+                    current = followed
+                    bound = nil  // `current` is now the binding's one owner: followed in place
+                } else if let rows = table {
+                    let numbered = memo ?? RowContentMemo(rows)
+                    if memo != nil {
+                        for m in unseen { numbered.apply(m) }
+                    }
+                    memo = numbered
+                    unseen.removeAll()
+                    current = policy.bind(rows, memo: numbered)
+                    table = nil
+                } else {
+                    break  // unreachable: one of the two always holds the table
+                }
+                decision = try current.decide(move)
+                if try current.follow(move) {
+                    bound = current
+                } else {
+                    // The binding is released before the move is applied, so the table is
+                    // changed in place, not copied.
+                    var rows = current.table
+                    current = policy.bind(Table(sections: []))
+                    try rows.apply(move)
+                    table = rows
+                }
+                unseen.append(move)
             } catch {
                 break
             }

@@ -1,0 +1,86 @@
+/// Updating a binding after a move, instead of binding the moved table again (`diff` decides
+/// each inferred move on the table the moves before it left: ARCHITECTURE.md, "Following a
+/// move").
+///
+/// A move of a row within its section changes no row count, so every limit, admission, staying
+/// query, section selection and section rule reads the same. What moves with the row:
+/// - the table's row;
+/// - its per-row query flags (content only: a binding that reads positions and content
+///   together does not follow, ``followsMoves``);
+/// - the held rows of rules that choose rows by content (``HeldRows/followsRows``); rules
+///   that choose rows by position hold the same indices;
+/// - the union of the held rows in that section, and the numbers derived from it.
+///
+/// Each step costs O(ranges) plus a move in two arrays, not a pass over every row.
+extension BoundPolicy {
+    /// Updates the binding for `move`, applied to ``table``. False, with nothing changed, when
+    /// the binding cannot follow it (a move between sections, a section move, or a policy whose
+    /// selectors read positions and content together): bind the moved table instead.
+    package mutating func follow(_ move: Move) throws(MoveError) -> Bool {
+        guard followsMoves, case .row(let from, let to) = move, from.section == to.section else { return false }
+        try table.validate(move)
+        let s = from.section, a = from.row, b = to.row
+        guard a != b else { return true }
+        try table.apply(move)
+
+        // Per-row flags: the moved row's flag goes with it.
+        let ga = rowBase[s] + a, gb = rowBase[s] + b
+        for q in queryAttributes.indices where !queryAttributes[q].isEmpty {
+            queryAttributes[q].withUnsafeMutableBufferPointer { flags in
+                // Within the array's bounds: `a` and `b` fit section `s`, validated above.
+                guard let base = flags.baseAddress else { return }
+                let flag = base[ga]
+                // The rows between shift by one (`update` moves overlapping memory correctly).
+                if ga < gb {
+                    (base + ga).update(from: base + ga + 1, count: gb - ga)
+                } else {
+                    (base + gb + 1).update(from: base + gb, count: ga - gb)
+                }
+                base[gb] = flag
+            }
+        }
+
+        // Held rows chosen by content go with their rows.
+        var held: [HeldRows] = []
+        var unionFollows = true
+        for e in effects.indices where effects[e].held != nil {
+            effects[e].held?.followRow(in: s, from: a, to: b)
+            guard let h = effects[e].held else { continue }
+            held.append(h)
+            if !h.followsRows && !h.isEmpty(s) { unionFollows = false }
+        }
+
+        // Their union in section `s`, and what depends on it. When every rule holding rows
+        // there chooses them by content, so does the union: it follows the row as they do.
+        let ls: Int, fe: Int
+        if unionFollows {
+            immovable.followRow(in: s, from: a, to: b)
+            pinnedAny.followRow(in: s, from: a, to: b)
+            ls = held.reduce(-1) { $1.pins ? Swift.max($0, $1.lastStart(s)) : $0 }
+            fe = held.reduce(Int.max) { $1.pins ? Swift.min($0, $1.firstEnd(s)) : $0 }
+        } else {
+            var immovableBuffer: [(Int, Int)] = [], pinnedBuffer: [(Int, Int)] = []
+            (ls, fe) = PackedHolds.collect(s, held, immovable: &immovableBuffer, pinned: &pinnedBuffer)
+            immovable.replaceSection(s, immovableBuffer)
+            pinnedAny.replaceSection(s, pinnedBuffer)
+        }
+        lastStartPinned[s] = ls
+        firstEndPinned[s] = fe
+        let entry = PinModel.entry(lastStart: ls, firstEnd: fe, count: counts[s])
+        inLo[s] = entry.lo
+        inHi[s] = entry.hi
+        let open = canTake[s] && entry.lo <= entry.hi
+        if open != openToDrops[s] {
+            openToDrops[s] = open
+            openGroups = Self.openGroups(admissions: admissions.count, open: openToDrops, mask: admissionMask)
+        }
+        let old = summaries[s]
+        let p = pinnedAny.edges(s, counts[s]), m = immovable.edges(s, counts[s])
+        summaries[s] = SectionSummary(
+            count: old.count, pinnedSimple: p.simple, pinnedTop: p.top, pinnedBottom: p.bottom,
+            immovableSimple: m.simple, immovableTop: m.top, immovableBottom: m.bottom,
+            keepsAll: old.keepsAll, canGive: old.canGive, fixedOrder: old.fixedOrder)
+        lanes[s] = FastLane(summaries[s])
+        return true
+    }
+}

@@ -1,0 +1,127 @@
+import Testing
+import ReorderEngine
+import ReorderPolicy
+
+/// A binding updated after each move within a section (``BoundPolicy/follow(_:)``, as `diff`
+/// uses it) decides every row and section move exactly as a fresh binding of the moved table.
+/// The random policies select rows by content, by position from both ends, by both at once
+/// (the binding then declines to follow), in lists and `not`s, over several sections and
+/// sections that share an id.
+@Suite struct FollowMoveTests {
+    /// Every row move and every section move that fits `table`.
+    static func everyMove(_ table: Table) -> [Move] {
+        var moves: [Move] = []
+        let n = table.sections.count
+        for s in 0..<n {
+            for i in table.sections[s].rows.indices {
+                for t in 0..<n {
+                    let limit = t == s ? table.sections[s].rows.count - 1 : table.sections[t].rows.count
+                    for j in 0...limit { moves.append(.row(from: Position(section: s, row: i), to: Position(section: t, row: j))) }
+                }
+            }
+        }
+        for a in 0..<n { for b in 0..<n { moves.append(.section(from: a, to: b)) } }
+        return moves
+    }
+
+    @Test(arguments: 0..<4)
+    func followedBindingsDecideAsFreshBindings(chunk: Int) throws {
+        var gen = RandomPolicies(seed: 0xF0_1100 + UInt64(chunk))
+        var followed = 0, declined = 0
+        for _ in 0..<90 {
+            let compiled = try CompiledPolicy(gen.policy())
+            var table = gen.table()
+            var bound = compiled.bind(table)
+            for _ in 0..<8 {
+                let fresh = compiled.bind(table)
+                for move in Self.everyMove(table) {
+                    let expected = try fresh.decide(move), actual = try bound.decide(move)
+                    #expect(actual == expected, "policy \(compiled.policy) table \(table) move \(move) after \(followed) followed")
+                    if actual != expected { return }
+                }
+                // A move within a section most of the time, as `diff` infers them.
+                guard let (from, proposed) = gen.rowMove(in: table) else { break }
+                let within = gen.chance(0.8) ? Position(section: from.section, row: gen.int(0...(table.sections[from.section].rows.count - 1))) : proposed
+                let move = Move.row(from: from, to: within)
+                try table.apply(move)
+                if try bound.follow(move) {
+                    followed += 1
+                    #expect(bound.table == table)
+                } else {
+                    declined += 1
+                    bound = compiled.bind(table)
+                }
+            }
+        }
+        // Both paths are exercised: most policies follow, those reading position and content together decline.
+        #expect(followed > 250, "followed \(followed), declined \(declined)")
+        #expect(declined > 50, "followed \(followed), declined \(declined)")
+    }
+
+    /// `diff` decides as binding each moved table afresh, with moves it follows, moves between
+    /// sections and section moves mixed (the memo then catches up with the moves it missed).
+    @Test(arguments: 0..<4)
+    func diffDecidesAsFreshBindings(chunk: Int) throws {
+        var gen = RandomPolicies(seed: 0xD1FF_0000 + UInt64(chunk))
+        var compared = 0
+        for _ in 0..<200 {
+            let compiled = try CompiledPolicy(gen.policy())
+            let before = gen.table()
+            var after = before
+            for _ in 0..<gen.int(1...6) {
+                if gen.chance(0.15), after.sections.count > 1 {
+                    try after.apply(.section(from: gen.int(0...(after.sections.count - 1)), to: gen.int(0...(after.sections.count - 1))))
+                } else if let (from, to) = gen.rowMove(in: after) {
+                    try after.apply(.row(from: from, to: to))
+                }
+            }
+            let report = DiffReport(policy: compiled, before: before, after: after)
+            let moves: [Move]
+            switch report.change {
+            case .unchanged, .notAReorder: moves = []
+            case .move(let m): moves = [m]
+            case .exchange(_, _, let m), .moves(let m): moves = m
+            }
+            var table = before
+            var expected: [Decision] = []
+            for move in moves {
+                expected.append(try compiled.bind(table).decide(move))
+                try table.apply(move)
+            }
+            #expect(report.decisions == expected, "policy \(compiled.policy) before \(before) after \(after)")
+            if report.decisions != expected { return }
+            compared += moves.count
+        }
+        #expect(compared > 300)
+    }
+}
+
+/// ``SectionRanges/followRow(in:from:to:)`` against the permutation done by hand on sets of
+/// indices, in sections of up to 12 rows among others.
+@Suite struct SectionRangesFollowTests {
+    @Test func followRowMovesMembershipWithTheRow() {
+        var rng = SplitMix64(seed: 0x5EC7_1011)
+        for _ in 0..<20_000 {
+            let counts = (0..<Int.random(in: 1...3, using: &rng)).map { _ in Int.random(in: 0...12, using: &rng) }
+            let density = Double.random(in: 0...1, using: &rng)
+            let members = counts.map { n in (0..<n).filter { _ in Double.random(in: 0..<1, using: &rng) < density } }
+            var ranges = SectionRanges()
+            for list in members { ranges.appendSection(list.map { ($0, $0) }) }
+            guard let u = counts.indices.filter({ counts[$0] > 0 }).randomElement(using: &rng) else { continue }
+            let a = Int.random(in: 0..<counts[u], using: &rng), b = Int.random(in: 0..<counts[u], using: &rng)
+            // By hand: the flags of section `u` in order, one taken out at `a` and put back at `b`.
+            var flags = (0..<counts[u]).map { members[u].contains($0) }
+            flags.insert(flags.remove(at: a), at: b)
+            var expected = SectionRanges()
+            for (v, list) in members.enumerated() {
+                expected.appendSection(v == u ? flags.indices.filter { flags[$0] }.map { ($0, $0) } : list.map { ($0, $0) })
+            }
+            ranges.followRow(in: u, from: a, to: b)
+            for v in counts.indices {
+                let got = ranges.ranges(v).map { [$0.0, $0.1] }, want = expected.ranges(v).map { [$0.0, $0.1] }
+                #expect(got == want, "members \(members) section \(u) move \(a) → \(b), section \(v)")
+                if got != want { return }
+            }
+        }
+    }
+}
