@@ -4,7 +4,7 @@
 ///
 /// A move of a row within its section changes no row count, so every limit, admission, staying
 /// query, section selection and section rule reads the same. What moves with the row:
-/// - the table's row;
+/// - the table's row (in an order-statistics tree over the rows as bound, ``rowOrder``);
 /// - its per-row query flags (content only: a binding that reads positions and content
 ///   together does not follow, ``followsMoves``);
 /// - the held rows of rules that choose rows by content (``HeldRows/followsRows``); rules
@@ -18,10 +18,16 @@ extension BoundPolicy {
     /// selectors read positions and content together): bind the moved table instead.
     package mutating func follow(_ move: Move) throws(MoveError) -> Bool {
         guard followsMoves, case .row(let from, let to) = move, from.section == to.section else { return false }
-        try table.validate(move)
+        try boundTable.validate(move)
         let s = from.section, a = from.row, b = to.row
         guard a != b else { return true }
-        try table.apply(move)
+        // The row moves in an order-statistics tree, not in the table's array: O(log n).
+        var order = rowOrder ?? SequenceForest(sectionSizes: counts)
+        rowOrder = nil  // `order` is its one owner while it changes
+        let node = order.node(in: s, at: a)
+        order.remove(node)
+        order.insert(node, into: s, at: b)
+        rowOrder = order
 
         // Per-row flags: the moved row's flag goes with it.
         let ga = rowBase[s] + a, gb = rowBase[s] + b

@@ -67,7 +67,7 @@ extension BoundPolicy {
     /// One section rule's verdict on moving (movable) section `a` to `b`: broken by its
     /// effects, worded by its unit.
     func evaluateSectionRule(_ index: Int, _ a: Int, _ b: Int) -> RuleFinding {
-        let check = SectionCheck(from: a, to: b, effects: sectionEffects[index], table: table)
+        let check = SectionCheck(from: a, to: b, effects: sectionEffects[index], table: boundTable)
         switch compiled.sectionRules[index].word(check) {
         case .notApplicable(let reason): return .notApplicable(reason)
         case .applies(let reason): return check.broken ? .violated(reason) : .pass(reason)

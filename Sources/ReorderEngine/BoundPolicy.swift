@@ -12,8 +12,30 @@
 public struct BoundPolicy: Sendable {
     /// The compiled policy.
     public let compiled: CompiledPolicy
-    /// The table as bound; selectors were evaluated on it.
-    public internal(set) var table: Table
+    /// The table as bound; selectors were evaluated on it. After ``follow(_:)``, its rows in
+    /// their current order (built on each call then: internal code reads ``boundTable`` and
+    /// ``row(at:)``).
+    public var table: Table {
+        guard let rowOrder else { return boundTable }
+        var current = boundTable
+        for u in current.sections.indices {
+            let rows = boundTable.sections[u].rows, base = rowBase[u]
+            current.sections[u].rows = rowOrder.nodes(in: u).map { rows[$0 - base] }
+        }
+        return current
+    }
+    /// The table as binding saw it: its sections and counts stay current under ``follow(_:)``,
+    /// which moves rows within their sections only; their order is `rowOrder`'s.
+    let boundTable: Table
+    /// The rows' current order when ``follow(_:)`` has moved some (nodes numbered as
+    /// `boundTable`'s rows in reading order); nil while it is `boundTable`'s.
+    var rowOrder: SequenceForest?
+
+    /// The row now at `p` (it must exist).
+    func row(at p: Position) -> Row {
+        guard let rowOrder else { return boundTable.sections[p.section].rows[p.row] }
+        return boundTable.sections[p.section].rows[rowOrder.node(in: p.section, at: p.row) - rowBase[p.section]]
+    }
 
     // MARK: Layout
 
@@ -90,7 +112,7 @@ public struct BoundPolicy: Sendable {
 
     init(compiled: CompiledPolicy, table: Table, memo: RowContentMemo? = nil) {
         self.compiled = compiled
-        self.table = table
+        self.boundTable = table
         retargetCancel = compiled.policy.retarget == .cancel
 
         // 1. Layout.

@@ -38,7 +38,7 @@ public struct DragSession: Sendable {
 
     /// How many rows section `section` shows while the row hovers at ``target``.
     public func displayedRowCount(section: Int) -> Int {
-        var n = bound.table.sections[section].rows.count
+        var n = bound.counts[section]
         if source.section != target.section {
             if section == source.section { n -= 1 }
             if section == target.section { n += 1 }
@@ -52,7 +52,7 @@ public struct DragSession: Sendable {
     /// The data source position of the row shown at `visible` (the source for the placeholder),
     /// or nil when nothing is shown there.
     public func dataSourcePosition(forVisible visible: Position) -> Position? {
-        guard visible.section >= 0, visible.section < bound.table.sections.count,
+        guard visible.section >= 0, visible.section < bound.sectionCount,
               visible.row >= 0, visible.row < displayedRowCount(section: visible.section) else { return nil }
         if visible == target { return source }
         // Undo the insertion at the target, then the removal at the source.

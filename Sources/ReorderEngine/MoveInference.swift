@@ -542,4 +542,37 @@ struct SequenceForest {
         roots[section] = merge(merge(a, node), c)
         sectionOf[node] = section
     }
+
+    /// The row at `index` of `section` (it must have one): O(log n) expected.
+    func node(in section: Int, at index: Int) -> Int {
+        var t = roots[section], k = index
+        while true {
+            let l = count(left[t])
+            if k < l {
+                t = left[t]
+            } else if k == l {
+                return t
+            } else {
+                k -= l + 1
+                t = right[t]
+            }
+        }
+    }
+
+    /// The rows of `section` in order.
+    func nodes(in section: Int) -> [Int] {
+        var result: [Int] = [], stack: [Int] = []
+        var t = roots[section]
+        while t >= 0 || !stack.isEmpty {
+            while t >= 0 {
+                stack.append(t)
+                t = left[t]
+            }
+            // The loop above pushed at least one node: the stack is not empty here.
+            let top = stack.removeLast()
+            result.append(top)
+            t = right[top]
+        }
+        return result
+    }
 }

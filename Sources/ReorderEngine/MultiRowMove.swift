@@ -79,7 +79,7 @@ extension BoundPolicy {
     /// Cost: linear in the pinned rows of the sections involved, and in the table's slots
     /// when retargeting (multi-row moves are not the hot path).
     public func decide(_ move: MultiRowMove) throws(MoveError) -> MultiRowDecision {
-        try table.validate(move)
+        try boundTable.validate(move)
         var holding: [Violation] = []
         for index in effects.indices {
             // The first moving row each lock, pin or reserve rule holds names it.
@@ -101,7 +101,7 @@ extension BoundPolicy {
     public func isValid(_ move: MultiRowMove, to: Position) -> Bool {
         var probe = move
         probe.to = to
-        guard (try? table.validate(probe)) != nil else { return false }
+        guard (try? boundTable.validate(probe)) != nil else { return false }
         return multiViolations(move, to: to, reasons: false).isEmpty
     }
 

@@ -54,15 +54,10 @@ package struct SectionRanges: Sendable {
     mutating func replaceSection(_ u: Int, _ ranges: [(Int, Int)]) {
         var one = SectionRanges()
         one.appendSection(ranges)
-        replaceSection(u, lows: one.lows, highs: one.highs)
-    }
-
-    /// Replaces section `u`'s ranges with sorted, disjoint, apart ones.
-    private mutating func replaceSection(_ u: Int, lows newLows: [Int], highs newHighs: [Int]) {
         let old = offsets[u]..<offsets[u + 1]
-        let delta = newLows.count - old.count
-        lows.replaceSubrange(old, with: newLows)
-        highs.replaceSubrange(old, with: newHighs)
+        let delta = one.lows.count - old.count
+        lows.replaceSubrange(old, with: one.lows)
+        highs.replaceSubrange(old, with: one.highs)
         if delta != 0 {
             for v in (u + 1)..<offsets.count { offsets[v] += delta }
         }
@@ -70,24 +65,19 @@ package struct SectionRanges: Sendable {
 
     /// Section `u`'s members after its row at `a` moves to `b` (counted after the removal, as
     /// in ``Move/row(from:to:)``), when membership goes with the row: the moved row keeps its
-    /// membership, the rows between shift by one. O(ranges of the section).
+    /// membership, the rows between shift by one. Only ranges within one row of `a...b` change
+    /// (rows past both move up one and back down one): O(log R + ranges between).
     package mutating func followRow(in u: Int, from a: Int, to b: Int) {
         guard a != b, !isEmpty(u) else { return }
+        let m = Swift.min(a, b), mm = Swift.max(a, b)
+        let r0 = firstEndingAtOrAfter(u, m - 1)
+        var r1 = r0
+        while r1 < offsets[u + 1] && lows[r1] <= mm + 1 { r1 += 1 }
+        guard r0 < r1 else { return }  // no member within one row of a...b: nothing moves
         let moved = contains(u, a)
-        var newLows: [Int] = [], newHighs: [Int] = []
-        newLows.reserveCapacity(offsets[u + 1] - offsets[u] + 2)
-        newHighs.reserveCapacity(offsets[u + 1] - offsets[u] + 2)
-        // Appends a range in ascending order, joining it to the last when they touch.
-        func add(_ lo: Int, _ hi: Int) {
-            if let last = newHighs.last, lo <= last + 1 {
-                newHighs[newHighs.count - 1] = Swift.max(last, hi)
-            } else {
-                newLows.append(lo)
-                newHighs.append(hi)
-            }
-        }
+        var out = RangeBuilder(capacity: r1 - r0 + 2)
         var placed = !moved
-        for r in offsets[u]..<offsets[u + 1] {
+        for r in r0..<r1 {
             var lo = lows[r], hi = highs[r]
             // Take row `a` out: the rows after it move up one.
             if lo > a {
@@ -99,24 +89,49 @@ package struct SectionRanges: Sendable {
             }
             // Make room at `b`: the rows from it on move down one; the moved row goes there.
             if hi < b {
-                add(lo, hi)
+                out.add(lo, hi)
             } else if lo >= b {
                 if !placed {
-                    add(b, b)
+                    out.add(b, b)
                     placed = true
                 }
-                add(lo + 1, hi + 1)
+                out.add(lo + 1, hi + 1)
             } else {
-                add(lo, b - 1)
+                out.add(lo, b - 1)
                 if !placed {
-                    add(b, b)
+                    out.add(b, b)
                     placed = true
                 }
-                add(b + 1, hi + 1)
+                out.add(b + 1, hi + 1)
             }
         }
-        if !placed { add(b, b) }
-        replaceSection(u, lows: newLows, highs: newHighs)
+        if !placed { out.add(b, b) }
+        let delta = out.lows.count - (r1 - r0)
+        lows.replaceSubrange(r0..<r1, with: out.lows)
+        highs.replaceSubrange(r0..<r1, with: out.highs)
+        if delta != 0 {
+            for v in (u + 1)..<offsets.count { offsets[v] += delta }
+        }
+    }
+
+    /// Ranges appended in ascending order, a range joined to the last when they touch.
+    private struct RangeBuilder {
+        var lows: [Int] = [], highs: [Int] = []
+
+        init(capacity: Int) {
+            lows.reserveCapacity(capacity)
+            highs.reserveCapacity(capacity)
+        }
+
+        @inline(__always)
+        mutating func add(_ lo: Int, _ hi: Int) {
+            if let last = highs.last, lo <= last + 1 {
+                highs[highs.count - 1] = Swift.max(last, hi)
+            } else {
+                lows.append(lo)
+                highs.append(hi)
+            }
+        }
     }
 
     /// Whether section `u`'s members are only a run from the top and a run to the bottom

@@ -223,11 +223,11 @@ extension BoundPolicy {
     }
 
     func rowName(_ p: Position) -> Reason.Part {
-        .quoted(table.sections[p.section].rows[p.row].id)
+        .quoted(row(at: p).id)
     }
 
     func sectionName(_ u: Int) -> Reason.Part {
-        .section(u, id: table.sections[u].id)
+        .section(u, id: boundTable.sections[u].id)
     }
 }
 
