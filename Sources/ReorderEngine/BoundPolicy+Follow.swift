@@ -5,13 +5,14 @@
 /// A move of a row within its section changes no row count, so every limit, admission, staying
 /// query, section selection and section rule reads the same. What moves with the row:
 /// - the table's row (in an order-statistics tree over the rows as bound, ``rowOrder``);
-/// - its per-row query flags (content only: a binding that reads positions and content
-///   together does not follow, ``followsMoves``);
+/// - its per-row query flags, which stay in the order the rows were bound and are read
+///   through `rowOrder` (content only: a binding that reads positions and content together
+///   does not follow, ``followsMoves``);
 /// - the held rows of rules that choose rows by content (``HeldRows/followsRows``); rules
 ///   that choose rows by position hold the same indices;
 /// - the union of the held rows in that section, and the numbers derived from it.
 ///
-/// Each step costs O(ranges) plus a move in two arrays, not a pass over every row.
+/// Each step costs O(log n) plus the held ranges between the row's two places, not a pass over every row.
 extension BoundPolicy {
     /// Updates the binding for `move`, applied to ``table``. False, with nothing changed, when
     /// the binding cannot follow it (a move between sections, a section move, or a policy whose
@@ -28,23 +29,6 @@ extension BoundPolicy {
         order.remove(node)
         order.insert(node, into: s, at: b)
         rowOrder = order
-
-        // Per-row flags: the moved row's flag goes with it.
-        let ga = rowBase[s] + a, gb = rowBase[s] + b
-        for q in queryAttributes.indices where !queryAttributes[q].isEmpty {
-            queryAttributes[q].withUnsafeMutableBufferPointer { flags in
-                // Within the array's bounds: `a` and `b` fit section `s`, validated above.
-                guard let base = flags.baseAddress else { return }
-                let flag = base[ga]
-                // The rows between shift by one (`update` moves overlapping memory correctly).
-                if ga < gb {
-                    (base + ga).update(from: base + ga + 1, count: gb - ga)
-                } else {
-                    (base + gb + 1).update(from: base + gb, count: ga - gb)
-                }
-                base[gb] = flag
-            }
-        }
 
         // Held rows chosen by content go with their rows.
         var held: [HeldRows] = []

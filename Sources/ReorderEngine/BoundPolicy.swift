@@ -247,7 +247,10 @@ public struct BoundPolicy: Sendable {
         case .indices:
             guard querySelectors[q].matchesPosition(i, of: counts[s]).matches else { return false }
         }
-        return plan.filtersAttributes ? queryAttributes[q][rowBase[s] &+ i] : true
+        guard plan.filtersAttributes else { return true }
+        // The flags are in the order the rows were bound; after `follow`, the tree knows where each row went.
+        guard let rowOrder else { return queryAttributes[q][rowBase[s] &+ i] }
+        return queryAttributes[q][rowOrder.node(in: s, at: i)]
     }
 
     /// Whether admission `a` lets rows in from section `s` (its `from`).

@@ -48,7 +48,7 @@ public struct DiffReport: Sendable {
         case .exchange(_, _, let m), .moves(let m): moves = m
         }
         // The first move binds the policy; each move within a section then updates that
-        // binding (BoundPolicy.follow: O(held ranges) and two array moves, no pass over the
+        // binding (BoundPolicy.follow: O(log n) and the held ranges the row passes, no pass over the
         // rows). A move it cannot follow (between sections, or a policy reading positions and
         // content together) binds the moved table again, through a memo of the rows' content.
         var table: Table? = before  // nil while `bound` holds it
