@@ -23,11 +23,13 @@ extension BoundPolicy {
         let s = from.section, a = from.row, b = to.row
         guard a != b else { return true }
         // The row moves in an order-statistics tree, not in the table's array: O(log n).
-        var order = rowOrder ?? SequenceForest(sectionSizes: counts)
-        rowOrder = nil  // `order` is its one owner while it changes
-        let node = order.node(in: s, at: a)
-        order.remove(node)
-        order.insert(node, into: s, at: b)
+        var order = rowOrder ?? RowOrder(SequenceForest(sectionSizes: counts))
+        rowOrder = nil
+        // Copied first when another binding shares it (a copy of this one, say): one owner changes it.
+        if !isKnownUniquelyReferenced(&order) { order = RowOrder(order.forest) }
+        let node = order.forest.node(in: s, at: a)
+        order.forest.remove(node)
+        order.forest.insert(node, into: s, at: b)
         rowOrder = order
 
         // Held rows chosen by content go with their rows.
@@ -49,10 +51,12 @@ extension BoundPolicy {
             ls = held.reduce(-1) { $1.pins ? Swift.max($0, $1.lastStart(s)) : $0 }
             fe = held.reduce(Int.max) { $1.pins ? Swift.min($0, $1.firstEnd(s)) : $0 }
         } else {
-            var immovableBuffer: [(Int, Int)] = [], pinnedBuffer: [(Int, Int)] = []
-            (ls, fe) = PackedHolds.collect(s, held, immovable: &immovableBuffer, pinned: &pinnedBuffer)
-            immovable.replaceSection(s, immovableBuffer)
-            pinnedAny.replaceSection(s, pinnedBuffer)
+            // Rules holding rows by position too: the section's union again, merged from the
+            // rules' sorted ranges.
+            ls = held.reduce(-1) { $1.pins ? Swift.max($0, $1.lastStart(s)) : $0 }
+            fe = held.reduce(Int.max) { $1.pins ? Swift.min($0, $1.firstEnd(s)) : $0 }
+            immovable.replaceSection(s, normalized: SectionRanges.union(held.flatMap { [$0.start, $0.end] }, in: s))
+            pinnedAny.replaceSection(s, normalized: SectionRanges.union(held.filter(\.pins).flatMap { [$0.start, $0.end] }, in: s))
         }
         lastStartPinned[s] = ls
         firstEndPinned[s] = fe
@@ -73,4 +77,17 @@ extension BoundPolicy {
         lanes[s] = FastLane(summaries[s])
         return true
     }
+}
+
+/// The rows' order in a binding that followed moves, in a box the binding copies before it
+/// changes it when another binding shares it (copy on write): a binding that is shared is
+/// never changed, so handing it to other threads is safe.
+final class RowOrder: @unchecked Sendable {
+    var forest: SequenceForest
+
+    init(_ forest: SequenceForest) { self.forest = forest }
+
+    /// The row at `index` of `section` (out of line: callers on the hot path stay small).
+    @inline(never)
+    func node(in section: Int, at index: Int) -> Int { forest.node(in: section, at: index) }
 }

@@ -14,13 +14,13 @@ public struct BoundPolicy: Sendable {
     public let compiled: CompiledPolicy
     /// The table as bound; selectors were evaluated on it. After ``follow(_:)``, its rows in
     /// their current order (built on each call then: internal code reads ``boundTable`` and
-    /// ``row(at:)``).
+    /// ``rowID(at:)``).
     public var table: Table {
         guard let rowOrder else { return boundTable }
         var current = boundTable
         for u in current.sections.indices {
             let rows = boundTable.sections[u].rows, base = rowBase[u]
-            current.sections[u].rows = rowOrder.nodes(in: u).map { rows[$0 - base] }
+            current.sections[u].rows = rowOrder.forest.nodes(in: u).map { rows[$0 - base] }
         }
         return current
     }
@@ -29,12 +29,17 @@ public struct BoundPolicy: Sendable {
     let boundTable: Table
     /// The rows' current order when ``follow(_:)`` has moved some (nodes numbered as
     /// `boundTable`'s rows in reading order); nil while it is `boundTable`'s.
-    var rowOrder: SequenceForest?
+    /// Boxed, so that a binding that never follows a move is one word larger, not eight
+    /// (bindings are passed and copied on the hot path).
+    var rowOrder: RowOrder?
 
-    /// The row now at `p` (it must exist).
-    func row(at p: Position) -> Row {
-        guard let rowOrder else { return boundTable.sections[p.section].rows[p.row] }
-        return boundTable.sections[p.section].rows[rowOrder.node(in: p.section, at: p.row) - rowBase[p.section]]
+    /// The id of the row now at `p` (it must exist). Inlined, and only the id copied: a call
+    /// on the whole struct copied it, and a whole `Row` retains its kind and tags too; both
+    /// showed in a batch request's wording.
+    @inline(__always)
+    func rowID(at p: Position) -> String {
+        guard let rowOrder else { return boundTable.sections[p.section].rows[p.row].id }
+        return boundTable.sections[p.section].rows[rowOrder.node(in: p.section, at: p.row) - rowBase[p.section]].id
     }
 
     // MARK: Layout
@@ -248,9 +253,10 @@ public struct BoundPolicy: Sendable {
             guard querySelectors[q].matchesPosition(i, of: counts[s]).matches else { return false }
         }
         guard plan.filtersAttributes else { return true }
-        // The flags are in the order the rows were bound; after `follow`, the tree knows where each row went.
-        guard let rowOrder else { return queryAttributes[q][rowBase[s] &+ i] }
-        return queryAttributes[q][rowOrder.node(in: s, at: i)]
+        // The flags are in the order the rows were bound; after `follow`, the tree knows
+        // where each row went.
+        if let rowOrder { return queryAttributes[q][rowOrder.node(in: s, at: i)] }
+        return queryAttributes[q][rowBase[s] &+ i]
     }
 
     /// Whether admission `a` lets rows in from section `s` (its `from`).

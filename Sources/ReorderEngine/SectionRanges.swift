@@ -50,23 +50,11 @@ package struct SectionRanges: Sendable {
         offsets.append(lows.count)
     }
 
-    /// Replaces section `u`'s ranges (`ranges` need not be sorted or disjoint).
-    mutating func replaceSection(_ u: Int, _ ranges: [(Int, Int)]) {
-        var one = SectionRanges()
-        one.appendSection(ranges)
-        let old = offsets[u]..<offsets[u + 1]
-        let delta = one.lows.count - old.count
-        lows.replaceSubrange(old, with: one.lows)
-        highs.replaceSubrange(old, with: one.highs)
-        if delta != 0 {
-            for v in (u + 1)..<offsets.count { offsets[v] += delta }
-        }
-    }
-
     /// Section `u`'s members after its row at `a` moves to `b` (counted after the removal, as
     /// in ``Move/row(from:to:)``), when membership goes with the row: the moved row keeps its
     /// membership, the rows between shift by one. Only ranges within one row of `a...b` change
-    /// (rows past both move up one and back down one): O(log R + ranges between).
+    /// (rows past both move up one and back down one), and those wholly between the two
+    /// places only shift: O(log R) plus a tight loop over the ranges between.
     package mutating func followRow(in u: Int, from a: Int, to b: Int) {
         guard a != b, !isEmpty(u) else { return }
         let m = Swift.min(a, b), mm = Swift.max(a, b)
@@ -75,9 +63,18 @@ package struct SectionRanges: Sendable {
         while r1 < offsets[u + 1] && lows[r1] <= mm + 1 { r1 += 1 }
         guard r0 < r1 else { return }  // no member within one row of a...b: nothing moves
         let moved = contains(u, a)
-        var out = RangeBuilder(capacity: r1 - r0 + 2)
+        // The rows strictly between the two places shift by one: (a, b] up when moving down,
+        // [b, a) down when moving up. Ranges wholly inside shift in place; the few at the
+        // edges (around `a`, around `b`) are rebuilt.
+        let shift = a < b ? -1 : 1
+        let insideLo = a < b ? a + 1 : b, insideHi = a < b ? b : a - 1
+        var i0 = r0
+        while i0 < r1 && lows[i0] < insideLo { i0 += 1 }
+        var i1 = i0
+        while i1 < r1 && highs[i1] <= insideHi { i1 += 1 }
         var placed = !moved
-        for r in r0..<r1 {
+        // One range's new members, in order (the moved row placed where it falls).
+        func transform(_ r: Int, into out: inout RangeBuilder) {
             var lo = lows[r], hi = highs[r]
             // Take row `a` out: the rows after it move up one.
             if lo > a {
@@ -85,7 +82,7 @@ package struct SectionRanges: Sendable {
                 hi -= 1
             } else if hi >= a {
                 hi -= 1
-                if hi < lo { continue }
+                if hi < lo { return }
             }
             // Make room at `b`: the rows from it on move down one; the moved row goes there.
             if hi < b {
@@ -105,10 +102,79 @@ package struct SectionRanges: Sendable {
                 out.add(b + 1, hi + 1)
             }
         }
-        if !placed { out.add(b, b) }
-        let delta = out.lows.count - (r1 - r0)
-        lows.replaceSubrange(r0..<r1, with: out.lows)
-        highs.replaceSubrange(r0..<r1, with: out.highs)
+        var head = RangeBuilder(capacity: i0 - r0 + 2), tail = RangeBuilder(capacity: r1 - i1 + 2)
+        for r in r0..<i0 { transform(r, into: &head) }
+        // Moving up, the row lands at `b`, below every range inside (they move to b + 1 on).
+        if !placed && a > b {
+            head.add(b, b)
+            placed = true
+        }
+        if i0 < i1 {
+            lows.withUnsafeMutableBufferPointer { for r in i0..<i1 { $0[r] += shift } }
+            highs.withUnsafeMutableBufferPointer { for r in i0..<i1 { $0[r] += shift } }
+        }
+        for r in i1..<r1 { transform(r, into: &tail) }
+        if !placed { tail.add(b, b) }
+        // Join the edges to the ranges inside where they now touch.
+        if i0 < i1 {
+            if let lastLow = head.lows.last, let lastHigh = head.highs.last, lastHigh + 1 >= lows[i0] {
+                lows[i0] = Swift.min(lastLow, lows[i0])
+                highs[i0] = Swift.max(lastHigh, highs[i0])
+                head.lows.removeLast()
+                head.highs.removeLast()
+            }
+            if let firstLow = tail.lows.first, let firstHigh = tail.highs.first, firstLow <= highs[i1 - 1] + 1 {
+                highs[i1 - 1] = Swift.max(firstHigh, highs[i1 - 1])
+                lows[i1 - 1] = Swift.min(firstLow, lows[i1 - 1])
+                tail.lows.removeFirst()
+                tail.highs.removeFirst()
+            }
+        } else {
+            for k in tail.lows.indices { head.add(tail.lows[k], tail.highs[k]) }
+            tail = RangeBuilder(capacity: 0)
+        }
+        // The tail first, so that the head's indices still hold.
+        lows.replaceSubrange(i1..<r1, with: tail.lows)
+        highs.replaceSubrange(i1..<r1, with: tail.highs)
+        lows.replaceSubrange(r0..<i0, with: head.lows)
+        highs.replaceSubrange(r0..<i0, with: head.highs)
+        let delta = head.lows.count - (i0 - r0) + tail.lows.count - (r1 - i1)
+        if delta != 0 {
+            for v in (u + 1)..<offsets.count { offsets[v] += delta }
+        }
+    }
+
+    /// Section `u` of the union of `sets`, each already sorted: merged in one pass (the sets
+    /// are few: two per rule that holds rows), no sort.
+    package static func union(_ sets: [SectionRanges], in u: Int) -> (lows: [Int], highs: [Int]) {
+        // The sets' ranges of section `u` side by side (each set read once, not once a step).
+        var lows: [Int] = [], highs: [Int] = [], at: [Int] = [], ends: [Int] = []
+        for set in sets {
+            at.append(lows.count)
+            lows.append(contentsOf: set.lows[set.offsets[u]..<set.offsets[u + 1]])
+            highs.append(contentsOf: set.highs[set.offsets[u]..<set.offsets[u + 1]])
+            ends.append(lows.count)
+        }
+        var out = RangeBuilder(capacity: lows.count)
+        while true {
+            var pick = -1, low = Int.max
+            for j in at.indices where at[j] < ends[j] && lows[at[j]] < low {
+                pick = j
+                low = lows[at[j]]
+            }
+            guard pick >= 0 else { break }
+            out.add(low, highs[at[pick]])
+            at[pick] += 1
+        }
+        return (out.lows, out.highs)
+    }
+
+    /// Replaces section `u`'s ranges with sorted, disjoint, apart ones (``union(_:in:)``'s).
+    mutating func replaceSection(_ u: Int, normalized: (lows: [Int], highs: [Int])) {
+        let old = offsets[u]..<offsets[u + 1]
+        let delta = normalized.lows.count - old.count
+        lows.replaceSubrange(old, with: normalized.lows)
+        highs.replaceSubrange(old, with: normalized.highs)
         if delta != 0 {
             for v in (u + 1)..<offsets.count { offsets[v] += delta }
         }

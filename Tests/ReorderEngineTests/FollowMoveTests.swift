@@ -124,4 +124,28 @@ import ReorderPolicy
             }
         }
     }
+
+    /// ``SectionRanges/union(_:in:)`` (a merge of sorted sets) against sorting all their ranges.
+    @Test func unionMergesAsSortingDoes() {
+        var rng = SplitMix64(seed: 0x0010_0100)
+        for _ in 0..<5_000 {
+            let sections = Int.random(in: 1...3, using: &rng)
+            let sets = (0..<Int.random(in: 0...5, using: &rng)).map { _ in
+                var set = SectionRanges()
+                for _ in 0..<sections {
+                    let members = (0..<12).filter { _ in Int.random(in: 0...3, using: &rng) == 0 }
+                    set.appendSection(members.map { ($0, $0) })
+                }
+                return set
+            }
+            for u in 0..<sections {
+                var sorted = SectionRanges()
+                sorted.appendSection(sets.flatMap { $0.ranges(u) })
+                let merged = SectionRanges.union(sets, in: u)
+                let got = zip(merged.lows, merged.highs).map { [$0, $1] }, want = sorted.ranges(0).map { [$0.0, $0.1] }
+                #expect(got == want)
+                if got != want { return }
+            }
+        }
+    }
 }

@@ -94,9 +94,9 @@ import ReorderPolicy
         let (name, run) = Self.paths[path]
         let small = Self.table(20_000), large = Self.table(160_000)
         try run(small)  // warm up (the policy, the allocator)
-        // `diff` decides n - 1 moves: 40 s a run in a debug build at 160,000 rows, so one run
-        // (its figures are steady: the work is one long loop, not a few short calls).
-        let runs = name == "diff" ? 1 : 5
+        // `diff` decides n - 1 moves: about 30 s a run in a debug build at 160,000 rows, so
+        // two runs (its figures are steady: the work is one long loop, not a few short calls).
+        let runs = name == "diff" ? 2 : 5
         let a = try Self.fastest(runs: runs) { try run(small) }, b = try Self.fastest(runs: runs) { try run(large) }
         print("scaling \(name): \(a) s at 20,000 rows, \(b) s at 160,000 (×\(b / max(a, 1e-6)))")
         let ratio = b / max(a, 1e-6)

@@ -223,7 +223,7 @@ extension BoundPolicy {
     }
 
     func rowName(_ p: Position) -> Reason.Part {
-        .quoted(row(at: p).id)
+        .quoted(rowID(at: p))
     }
 
     func sectionName(_ u: Int) -> Reason.Part {

@@ -81,10 +81,9 @@ public struct DiffReport: Sendable {
                 if try current.follow(move) {
                     bound = current
                 } else {
-                    // The binding is released before the move is applied, so the table is
-                    // changed in place, not copied.
+                    // Bound again before the next move: O(rows) then anyway, so a copy of the
+                    // table here (when the binding still shares it) costs no more than that.
                     var rows = current.table
-                    current = policy.bind(Table(sections: []))
                     try rows.apply(move)
                     table = rows
                 }
