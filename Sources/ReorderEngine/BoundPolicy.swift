@@ -12,9 +12,9 @@
 public struct BoundPolicy: Sendable {
     /// The compiled policy.
     public let compiled: CompiledPolicy
-    /// The table as bound; selectors were evaluated on it. After ``follow(_:)``, its rows in
-    /// their current order (built on each call then: internal code reads ``boundTable`` and
-    /// ``rowID(at:)``).
+    /// The table as bound; selectors were evaluated on it. For a binding that `diff` has
+    /// updated after moves (rather than bound again), its rows in their current order, built
+    /// when read.
     public var table: Table {
         guard let rowOrder else { return boundTable }
         var current = boundTable
