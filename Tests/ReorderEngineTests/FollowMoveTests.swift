@@ -31,22 +31,45 @@ import ReorderPolicy
         for _ in 0..<90 {
             let compiled = try CompiledPolicy(gen.policy())
             var table = gen.table()
-            var bound = compiled.bind(table)
+            // Half the time through a memo of the rows' content, as `diff` binds (lists and
+            // `not`s of content keys then follow too).
+            let memo = gen.chance(0.5)
+            var bound = memo ? compiled.bind(table, memo: RowContentMemo(table)) : compiled.bind(table)
             for _ in 0..<8 {
                 let fresh = compiled.bind(table)
                 for move in Self.everyMove(table) {
                     let expected = try fresh.decide(move), actual = try bound.decide(move)
                     #expect(actual == expected, "policy \(compiled.policy) table \(table) move \(move) after \(followed) followed")
                     if actual != expected { return }
+                    #expect(try bound.explain(move) == fresh.explain(move), "explain \(move)")
+                    if case .row(let from, let to) = move {
+                        // The fast path (`target`, its lanes and summaries), not only `decide`.
+                        #expect(bound.canMove(from) == fresh.canMove(from), "canMove \(from)")
+                        #expect(bound.target(from: from, proposed: to) == fresh.target(from: from, proposed: to), "target \(move)")
+                    }
+                }
+                // Blocks of rows, contiguous or not, within and across sections.
+                for _ in 0..<4 {
+                    guard let (from, to) = gen.rowMove(in: table) else { break }
+                    let n = table.sections[from.section].rows.count
+                    let rows = Array(Set([from.row, gen.int(0...(n - 1))])).sorted()
+                    let block = MultiRowMove(section: from.section, rows: rows, to: Position(section: to.section, row: min(to.row, table.sections[to.section].rows.count - (to.section == from.section ? rows.count : 0))))
+                    let expected = try? fresh.decide(block), actual = try? bound.decide(block)
+                    #expect(actual == expected, "block \(block)")
                 }
                 // A move within a section most of the time, as `diff` infers them.
                 guard let (from, proposed) = gen.rowMove(in: table) else { break }
                 let within = gen.chance(0.8) ? Position(section: from.section, row: gen.int(0...(table.sections[from.section].rows.count - 1))) : proposed
                 let move = Move.row(from: from, to: within)
+                let before = table
+                var copy = bound
                 try table.apply(move)
                 if try bound.follow(move) {
                     followed += 1
                     #expect(bound.table == table)
+                    // A copy taken before is left as it was (the row order is copied on write).
+                    #expect(copy.table == before)
+                    if try copy.follow(move) { #expect(copy.table == table) }
                 } else {
                     declined += 1
                     bound = compiled.bind(table)
@@ -56,6 +79,43 @@ import ReorderPolicy
         // Both paths are exercised: most policies follow, those reading position and content together decline.
         #expect(followed > 250, "followed \(followed), declined \(declined)")
         #expect(declined > 50, "followed \(followed), declined \(declined)")
+    }
+
+    /// Policies whose sections take `target`'s fast path (every row kept in its section, held
+    /// rows only at the ends: ``SectionSummary/fast``), which the random policies rarely draw:
+    /// a followed binding must update those lanes too.
+    static let fastPathPolicies = [
+        "  - lock: { id: a }\n  - keep-in-section: {}\n",
+        "  - pin: { kind: status }\n  - keep-in-section: {}\n",
+        "  - pin: { kind: add, anchor: end }\n  - lock: { tag: x }\n  - keep-in-section: {}\n",
+        "  - reserve: { last: 1 }\n  - pin: { id: [b, c] }\n  - keep-in-section: {}\n",
+    ]
+
+    @Test(arguments: fastPathPolicies.indices)
+    func followedFastLanesTargetAsFreshBindings(policy: Int) throws {
+        let compiled = try PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n" + Self.fastPathPolicies[policy]).compile()
+        var gen = RandomPolicies(seed: 0xFA57 + UInt64(policy))
+        var followed = 0
+        for _ in 0..<150 {
+            var table = gen.table()
+            var bound = compiled.bind(table)
+            for _ in 0..<8 {
+                let fresh = compiled.bind(table)
+                for move in Self.everyMove(table) {
+                    guard case .row(let from, let to) = move else { continue }
+                    #expect(bound.canMove(from) == fresh.canMove(from), "canMove \(from) in \(table)")
+                    let expected = fresh.target(from: from, proposed: to), actual = bound.target(from: from, proposed: to)
+                    #expect(actual == expected, "target \(move) in \(table)")
+                    if actual != expected { return }
+                    #expect(try bound.decide(move) == fresh.decide(move), "decide \(move) in \(table)")
+                }
+                guard let (from, _) = gen.rowMove(in: table) else { break }
+                let move = Move.row(from: from, to: Position(section: from.section, row: gen.int(0...(table.sections[from.section].rows.count - 1))))
+                try table.apply(move)
+                if try bound.follow(move) { followed += 1 } else { bound = compiled.bind(table) }
+            }
+        }
+        #expect(followed > 300)
     }
 
     /// `diff` decides as binding each moved table afresh, with moves it follows, moves between
