@@ -44,20 +44,17 @@ extension BoundPolicy {
 
         // Their union in section `s`, and what depends on it. When every rule holding rows
         // there chooses them by content, so does the union: it follows the row as they do.
-        let ls: Int, fe: Int
         if unionFollows {
             immovable.followRow(in: s, from: a, to: b)
             pinnedAny.followRow(in: s, from: a, to: b)
-            ls = held.reduce(-1) { $1.pins ? Swift.max($0, $1.lastStart(s)) : $0 }
-            fe = held.reduce(Int.max) { $1.pins ? Swift.min($0, $1.firstEnd(s)) : $0 }
         } else {
             // Rules holding rows by position too: the section's union again, merged from the
             // rules' sorted ranges.
-            ls = held.reduce(-1) { $1.pins ? Swift.max($0, $1.lastStart(s)) : $0 }
-            fe = held.reduce(Int.max) { $1.pins ? Swift.min($0, $1.firstEnd(s)) : $0 }
             immovable.replaceSection(s, normalized: SectionRanges.union(held.flatMap { [$0.start, $0.end] }, in: s))
             pinnedAny.replaceSection(s, normalized: SectionRanges.union(held.filter(\.pins).flatMap { [$0.start, $0.end] }, in: s))
         }
+        let ls = held.reduce(-1) { $1.pins ? Swift.max($0, $1.lastStart(s)) : $0 }
+        let fe = held.reduce(Int.max) { $1.pins ? Swift.min($0, $1.firstEnd(s)) : $0 }
         lastStartPinned[s] = ls
         firstEndPinned[s] = fe
         let entry = PinModel.entry(lastStart: ls, firstEnd: fe, count: counts[s])

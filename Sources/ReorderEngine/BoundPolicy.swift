@@ -90,7 +90,7 @@ public struct BoundPolicy: Sendable {
     let querySelectors: [CompiledRowSelector]
     let queryInSection: [Bool]
     let queryPlans: [QueryPlan]
-    var queryAttributes: [[Bool]]
+    let queryAttributes: [[Bool]]
     /// Rows that may not leave their section (every `staying`).
     let stayingQueries: [QueryID]
     /// Every `admission`, in rule order, then one per `capacity` with `rows` whose `max` some
@@ -288,7 +288,19 @@ struct PackedHolds {
         inHi.reserveCapacity(sectionCount)
         var immovableBuffer: [(Int, Int)] = [], pinnedBuffer: [(Int, Int)] = []
         for u in 0..<sectionCount {
-            let (ls, fe) = Self.collect(u, held, immovable: &immovableBuffer, pinned: &pinnedBuffer)
+            immovableBuffer.removeAll(keepingCapacity: true)
+            pinnedBuffer.removeAll(keepingCapacity: true)
+            var ls = -1, fe = Int.max
+            for h in held {
+                h.start.appendRanges(of: u, to: &immovableBuffer)
+                h.end.appendRanges(of: u, to: &immovableBuffer)
+                if h.pins {
+                    h.start.appendRanges(of: u, to: &pinnedBuffer)
+                    h.end.appendRanges(of: u, to: &pinnedBuffer)
+                    ls = Swift.max(ls, h.lastStart(u))
+                    fe = Swift.min(fe, h.firstEnd(u))
+                }
+            }
             immovable.appendSection(immovableBuffer)
             pinned.appendSection(pinnedBuffer)
             lastStart.append(ls)
@@ -297,25 +309,6 @@ struct PackedHolds {
             inLo.append(entry.lo)
             inHi.append(entry.hi)
         }
-    }
-
-    /// Section `u`'s held and pinned ranges (into the buffers, emptied first), and its largest
-    /// start-pinned and smallest end-pinned index.
-    static func collect(_ u: Int, _ held: [HeldRows], immovable: inout [(Int, Int)], pinned: inout [(Int, Int)]) -> (lastStart: Int, firstEnd: Int) {
-        immovable.removeAll(keepingCapacity: true)
-        pinned.removeAll(keepingCapacity: true)
-        var ls = -1, fe = Int.max
-        for h in held {
-            h.start.appendRanges(of: u, to: &immovable)
-            h.end.appendRanges(of: u, to: &immovable)
-            if h.pins {
-                h.start.appendRanges(of: u, to: &pinned)
-                h.end.appendRanges(of: u, to: &pinned)
-                ls = Swift.max(ls, h.lastStart(u))
-                fe = Swift.min(fe, h.firstEnd(u))
-            }
-        }
-        return (ls, fe)
     }
 }
 

@@ -134,14 +134,8 @@ package struct SectionRanges: Sendable {
             tail = RangeBuilder(capacity: 0)
         }
         // The tail first, so that the head's indices still hold.
-        lows.replaceSubrange(i1..<r1, with: tail.lows)
-        highs.replaceSubrange(i1..<r1, with: tail.highs)
-        lows.replaceSubrange(r0..<i0, with: head.lows)
-        highs.replaceSubrange(r0..<i0, with: head.highs)
-        let delta = head.lows.count - (i0 - r0) + tail.lows.count - (r1 - i1)
-        if delta != 0 {
-            for v in (u + 1)..<offsets.count { offsets[v] += delta }
-        }
+        splice(i1..<r1, of: u, lows: tail.lows, highs: tail.highs)
+        splice(r0..<i0, of: u, lows: head.lows, highs: head.highs)
     }
 
     /// Section `u` of the union of `sets`, each already sorted: merged in one pass (the sets
@@ -171,10 +165,15 @@ package struct SectionRanges: Sendable {
 
     /// Replaces section `u`'s ranges with sorted, disjoint, apart ones (``union(_:in:)``'s).
     mutating func replaceSection(_ u: Int, normalized: (lows: [Int], highs: [Int])) {
-        let old = offsets[u]..<offsets[u + 1]
-        let delta = normalized.lows.count - old.count
-        lows.replaceSubrange(old, with: normalized.lows)
-        highs.replaceSubrange(old, with: normalized.highs)
+        splice(offsets[u]..<offsets[u + 1], of: u, lows: normalized.lows, highs: normalized.highs)
+    }
+
+    /// Replaces the ranges at `old` (within section `u`) with the given ones, and moves the
+    /// later sections' offsets by the difference.
+    private mutating func splice(_ old: Range<Int>, of u: Int, lows newLows: [Int], highs newHighs: [Int]) {
+        lows.replaceSubrange(old, with: newLows)
+        highs.replaceSubrange(old, with: newHighs)
+        let delta = newLows.count - old.count
         if delta != 0 {
             for v in (u + 1)..<offsets.count { offsets[v] += delta }
         }
