@@ -13,7 +13,7 @@ extension BoundPolicy {
     /// Decides one proposal (SPEC §2.4). Throws ``MoveError`` when it does not fit the table
     /// (the `invalid` result); range checks come before everything else.
     public func decide(_ move: Move) throws(MoveError) -> Decision {
-        try boundTable.validate(move)
+        try validate(move)
         switch move {
         case .row(let from, let to): return decideRow(move, from, to)
         case .section(let from, let to): return decideSection(move, from, to)

@@ -12,25 +12,22 @@
 ///   that choose rows by position hold the same indices;
 /// - the union of the held rows in that section, and the numbers derived from it.
 ///
-/// Each step costs O(log n) plus the held ranges between the row's two places, not a pass over every row.
+/// A move to another section changes two counts: see `followAcross`.
+///
+/// Each step costs O(log n) plus the held ranges between the row's two places (or after them,
+/// for a move between sections), not a pass over every row.
 extension BoundPolicy {
     /// Updates the binding for `move`, applied to ``table``. False, with nothing changed, when
-    /// the binding cannot follow it (a move between sections, a section move, or a policy whose
-    /// selectors read positions and content together): bind the moved table instead.
+    /// the binding cannot follow it (a section move, a policy whose selectors read positions
+    /// and content together, or a move between sections `followAcross` declines): bind the
+    /// moved table instead.
     package mutating func follow(_ move: Move) throws(MoveError) -> Bool {
-        guard followsMoves, case .row(let from, let to) = move, from.section == to.section else { return false }
-        try boundTable.validate(move)
+        guard followsMoves, case .row(let from, let to) = move else { return false }
+        guard from.section == to.section else { return try followAcross(from, to) }
+        try validate(move)
         let s = from.section, a = from.row, b = to.row
         guard a != b else { return true }
-        // The row moves in an order-statistics tree, not in the table's array: O(log n).
-        var order = rowOrder ?? RowOrder(SequenceForest(sectionSizes: counts))
-        rowOrder = nil
-        // Copied first when another binding shares it (a copy of this one, say): one owner changes it.
-        if !isKnownUniquelyReferenced(&order) { order = RowOrder(order.forest) }
-        let node = order.forest.node(in: s, at: a)
-        order.forest.remove(node)
-        order.forest.insert(node, into: s, at: b)
-        rowOrder = order
+        moveInOrder(from, to)
 
         // Held rows chosen by content go with their rows.
         var held: [HeldRows] = []
@@ -53,26 +50,93 @@ extension BoundPolicy {
             immovable.replaceSection(s, normalized: SectionRanges.union(held.flatMap { [$0.start, $0.end] }, in: s))
             pinnedAny.replaceSection(s, normalized: SectionRanges.union(held.filter(\.pins).flatMap { [$0.start, $0.end] }, in: s))
         }
-        let ls = held.reduce(-1) { $1.pins ? Swift.max($0, $1.lastStart(s)) : $0 }
-        let fe = held.reduce(Int.max) { $1.pins ? Swift.min($0, $1.firstEnd(s)) : $0 }
-        lastStartPinned[s] = ls
-        firstEndPinned[s] = fe
-        let entry = PinModel.entry(lastStart: ls, firstEnd: fe, count: counts[s])
-        inLo[s] = entry.lo
-        inHi[s] = entry.hi
-        let open = canTake[s] && entry.lo <= entry.hi
-        if open != openToDrops[s] {
-            openToDrops[s] = open
+        repack(s, held)
+        return true
+    }
+
+    /// Follows a row moved to another section (`diff` infers such moves too). Both sections'
+    /// counts change, so besides the row and the rules' held rows (laid out again in the two
+    /// sections for rules that choose rows by position), the limits that read counts and the
+    /// two sections' packed numbers are updated. False, with nothing changed, when a rule
+    /// that chooses rows by content chooses one of the two sections and not the other, or a
+    /// `capacity` counts chosen rows (SPEC §12: its admissions and exit guards are derived
+    /// from every section's count of those rows).
+    private mutating func followAcross(_ from: Position, _ to: Position) throws(MoveError) -> Bool {
+        let s = from.section, t = to.section
+        guard !effects.contains(where: { $0.limits?.rows != nil }),
+              effects.allSatisfy({ $0.held?.followsRow(from: s, to: t) ?? true }) else { return false }
+        try validate(.row(from: from, to: to))
+        moveInOrder(from, to)
+        counts[s] -= 1
+        counts[t] += 1
+        // Slots of the sections between the two: one fewer past `s`, one more past `t`.
+        if s < t {
+            for u in (s + 1)...t { slotsBefore[u] -= 1 }
+        } else {
+            for u in (t + 1)...s { slotsBefore[u] += 1 }
+        }
+        // The union of held rows follows the row as the rules do when, in both sections, every
+        // rule holding rows there chooses them by content (before the move and after it).
+        func contentOnly(_ h: HeldRows) -> Bool { h.followsRows || (h.isEmpty(s) && h.isEmpty(t)) }
+        var unionFollows = effects.allSatisfy { $0.held.map(contentOnly) ?? true }
+        var held: [HeldRows] = []
+        for e in effects.indices where effects[e].held != nil {
+            effects[e].held?.followRow(from: from, to: to, counts: counts)
+            guard let h = effects[e].held else { continue }
+            held.append(h)
+            if !contentOnly(h) { unionFollows = false }
+        }
+        if unionFollows {
+            immovable.insertRow(in: t, at: to.row, member: immovable.removeRow(in: s, at: from.row))
+            pinnedAny.insertRow(in: t, at: to.row, member: pinnedAny.removeRow(in: s, at: from.row))
+        }
+        for u in [s, t] {
+            if !unionFollows {
+                immovable.replaceSection(u, normalized: SectionRanges.union(held.flatMap { [$0.start, $0.end] }, in: u))
+                pinnedAny.replaceSection(u, normalized: SectionRanges.union(held.filter(\.pins).flatMap { [$0.start, $0.end] }, in: u))
+            }
+            let limits = PackedLimits.section(u, count: counts[u], effects)
+            canTake[u] = limits.canTake
+            repack(u, held, canGive: limits.canGive)
+        }
+        return true
+    }
+
+    /// Moves the row at `from` to `to` in the order-statistics tree, not in the table's array:
+    /// O(log n).
+    private mutating func moveInOrder(_ from: Position, _ to: Position) {
+        var order = rowOrder ?? RowOrder(SequenceForest(sectionSizes: counts))
+        rowOrder = nil
+        // Copied first when another binding shares it (a copy of this one, say): one owner changes it.
+        if !isKnownUniquelyReferenced(&order) { order = RowOrder(order.forest) }
+        let node = order.forest.node(in: from.section, at: from.row)
+        order.forest.remove(node)
+        order.forest.insert(node, into: to.section, at: to.row)
+        rowOrder = order
+    }
+
+    /// Section `u`'s pin-model numbers, entry interval, openness and fast-path summary again,
+    /// from its held rows (`held`, every rule's) and its count.
+    private mutating func repack(_ u: Int, _ held: [HeldRows], canGive: Bool? = nil) {
+        let ls = held.reduce(-1) { $1.pins ? Swift.max($0, $1.lastStart(u)) : $0 }
+        let fe = held.reduce(Int.max) { $1.pins ? Swift.min($0, $1.firstEnd(u)) : $0 }
+        lastStartPinned[u] = ls
+        firstEndPinned[u] = fe
+        let entry = PinModel.entry(lastStart: ls, firstEnd: fe, count: counts[u])
+        inLo[u] = entry.lo
+        inHi[u] = entry.hi
+        let open = canTake[u] && entry.lo <= entry.hi
+        if open != openToDrops[u] {
+            openToDrops[u] = open
             openGroups = Self.openGroups(admissions: admissions.count, open: openToDrops, mask: admissionMask)
         }
-        let old = summaries[s]
-        let p = pinnedAny.edges(s, counts[s]), m = immovable.edges(s, counts[s])
-        summaries[s] = SectionSummary(
-            count: old.count, pinnedSimple: p.simple, pinnedTop: p.top, pinnedBottom: p.bottom,
+        let old = summaries[u]
+        let p = pinnedAny.edges(u, counts[u]), m = immovable.edges(u, counts[u])
+        summaries[u] = SectionSummary(
+            count: counts[u], pinnedSimple: p.simple, pinnedTop: p.top, pinnedBottom: p.bottom,
             immovableSimple: m.simple, immovableTop: m.top, immovableBottom: m.bottom,
-            keepsAll: old.keepsAll, canGive: old.canGive, fixedOrder: old.fixedOrder)
-        lanes[s] = FastLane(summaries[s])
-        return true
+            keepsAll: old.keepsAll, canGive: canGive ?? old.canGive, fixedOrder: old.fixedOrder)
+        lanes[u] = FastLane(summaries[u])
     }
 }
 

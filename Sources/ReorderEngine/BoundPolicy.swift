@@ -19,13 +19,15 @@ public struct BoundPolicy: Sendable {
         guard let rowOrder else { return boundTable }
         var current = boundTable
         for u in current.sections.indices {
-            let rows = boundTable.sections[u].rows, base = rowBase[u]
-            current.sections[u].rows = rowOrder.forest.nodes(in: u).map { rows[$0 - base] }
+            current.sections[u].rows = rowOrder.forest.nodes(in: u).map { node in
+                let (v, k) = boundPlace(of: node)
+                return boundTable.sections[v].rows[k]
+            }
         }
         return current
     }
-    /// The table as binding saw it: its sections and counts stay current under ``follow(_:)``,
-    /// which moves rows within their sections only; their order is `rowOrder`'s.
+    /// The table as binding saw it: its sections stay current under ``follow(_:)``; its rows'
+    /// order and their counts are `rowOrder`'s and `counts` once it has followed a move.
     let boundTable: Table
     /// The rows' current order when ``follow(_:)`` has moved some (nodes numbered as
     /// `boundTable`'s rows in reading order); nil while it is `boundTable`'s.
@@ -39,16 +41,42 @@ public struct BoundPolicy: Sendable {
     @inline(__always)
     func rowID(at p: Position) -> String {
         guard let rowOrder else { return boundTable.sections[p.section].rows[p.row].id }
-        return boundTable.sections[p.section].rows[rowOrder.node(in: p.section, at: p.row) - rowBase[p.section]].id
+        let (v, k) = boundPlace(of: rowOrder.node(in: p.section, at: p.row))
+        return boundTable.sections[v].rows[k].id
+    }
+
+    /// Checks that `move` fits the table as it is now (SPEC §1).
+    @inline(__always)
+    func validate(_ move: Move) throws(MoveError) {
+        try Table.validate(move, sections: sectionCount) { counts[$0] }
+    }
+
+    /// Checks that a block move fits the table as it is now.
+    func validate(_ move: MultiRowMove) throws(MoveError) {
+        try Table.validate(move, sections: sectionCount) { counts[$0] }
+    }
+
+    /// Where the row numbered `node` (bind order) was when bound: its section, found by a
+    /// binary search over `rowBase` (a row followed into another section is no longer in the
+    /// bound section of its new place), and its index there.
+    func boundPlace(of node: Int) -> (section: Int, row: Int) {
+        // The last section starting at or before `node`: the non-empty one that holds it.
+        var lo = 0, hi = rowBase.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if rowBase[mid] <= node { lo = mid + 1 } else { hi = mid }
+        }
+        return (lo - 1, node - rowBase[lo - 1])
     }
 
     // MARK: Layout
 
-    /// Rows per section.
-    let counts: [Int]
+    /// Rows per section (current under ``follow(_:)``).
+    var counts: [Int]
     /// Slots of all sections before `u`, each counted as `n + 1`.
-    let slotsBefore: [Int]
-    /// Global index of each section's first row (for per-row query tables).
+    var slotsBefore: [Int]
+    /// Global index of each section's first row as bound (rows are numbered in bind order for
+    /// the per-row query tables and `rowOrder`; this stays as bound when rows are followed).
     let rowBase: [Int]
     let sectionCount: Int
     let retargetCancel: Bool
@@ -72,7 +100,7 @@ public struct BoundPolicy: Sendable {
     var inLo: [Int]
     var inHi: [Int]
     /// Sections whose row count every limit lets grow by one.
-    let canTake: [Bool]
+    var canTake: [Bool]
     /// Sections that could take a row from elsewhere, ignoring admission: room under every
     /// limit and a non-empty entry interval.
     var openToDrops: [Bool]
@@ -326,6 +354,17 @@ struct PackedLimits {
                 if !limits.allowsExit(u, count: counts[u], removing: 1) { canGive[u] = false }
             }
         }
+    }
+
+    /// Section `u`'s two flags alone, holding `count` rows (a binding following a move).
+    static func section(_ u: Int, count: Int, _ effects: [RuleEffects]) -> (canTake: Bool, canGive: Bool) {
+        var take = true, give = true
+        for e in effects {
+            guard let limits = e.limits, limits.rows == nil else { continue }
+            if !limits.allowsEntry(u, count: count, adding: 1) { take = false }
+            if !limits.allowsExit(u, count: count, removing: 1) { give = false }
+        }
+        return (take, give)
     }
 }
 

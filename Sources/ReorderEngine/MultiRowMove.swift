@@ -39,11 +39,15 @@ public struct MultiRowDecision: Hashable, Sendable {
 extension Table {
     /// Checks a multi-row move against the table (SPEC §1, extended to blocks).
     public func validate(_ move: MultiRowMove) throws(MoveError) {
-        let count = sections.count
+        try Self.validate(move, sections: sections.count) { sections[$0].rows.count }
+    }
+
+    /// Checks a multi-row move against a table of `count` sections of `rows(u)` rows each.
+    static func validate(_ move: MultiRowMove, sections count: Int, rows: (Int) -> Int) throws(MoveError) {
         guard move.section >= 0, move.section < count else {
             throw MoveError("source section \(move.section) does not exist; the table has \(count) section\(count == 1 ? "" : "s")")
         }
-        let n = sections[move.section].rows.count
+        let n = rows(move.section)
         guard let first = move.rows.first, let last = move.rows.last else { throw MoveError("a multi-row move needs at least one row") }
         guard first >= 0, last < n else {
             throw MoveError("source rows \(move.rows) do not all exist; section \(move.section) has \(n) row\(n == 1 ? "" : "s")")
@@ -51,7 +55,7 @@ extension Table {
         guard move.to.section >= 0, move.to.section < count else {
             throw MoveError("destination section \(move.to.section) does not exist; the table has \(count) section\(count == 1 ? "" : "s")")
         }
-        let limit = move.to.section == move.section ? n - move.rows.count : sections[move.to.section].rows.count
+        let limit = move.to.section == move.section ? n - move.rows.count : rows(move.to.section)
         guard move.to.row >= 0, move.to.row <= limit else {
             throw MoveError("destination \(move.to) is out of range; a block of \(move.rows.count) can be dropped at 0...\(limit) in section \(move.to.section)")
         }
@@ -79,7 +83,7 @@ extension BoundPolicy {
     /// Cost: linear in the pinned rows of the sections involved, and in the table's slots
     /// when retargeting (multi-row moves are not the hot path).
     public func decide(_ move: MultiRowMove) throws(MoveError) -> MultiRowDecision {
-        try boundTable.validate(move)
+        try validate(move)
         var holding: [Violation] = []
         for index in effects.indices {
             // The first moving row each lock, pin or reserve rule holds names it.
@@ -101,7 +105,7 @@ extension BoundPolicy {
     public func isValid(_ move: MultiRowMove, to: Position) -> Bool {
         var probe = move
         probe.to = to
-        guard (try? boundTable.validate(probe)) != nil else { return false }
+        guard (try? validate(probe)) != nil else { return false }
         return multiViolations(move, to: to, reasons: false).isEmpty
     }
 

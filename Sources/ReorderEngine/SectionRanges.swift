@@ -138,6 +138,71 @@ package struct SectionRanges: Sendable {
         splice(r0..<i0, of: u, lows: head.lows, highs: head.highs)
     }
 
+    /// Takes row `a` out of section `u` (a row leaving for another section): the rows after it
+    /// move up one. Returns whether it was a member. Only the range holding `a` and the one
+    /// before it change shape (a gap of just `a` closes); the ranges after shift in place:
+    /// O(log R) plus a tight loop over the ranges after `a`.
+    @discardableResult
+    package mutating func removeRow(in u: Int, at a: Int) -> Bool {
+        let r = firstEndingAtOrAfter(u, a), end = offsets[u + 1]
+        let member = r < end && lows[r] <= a
+        let r0 = Swift.max(offsets[u], r - 1), r1 = Swift.min(end, r + 1)
+        shift(r1..<end, by: -1)
+        var edge = RangeBuilder(capacity: r1 - r0)
+        for k in r0..<r1 {
+            var lo = lows[k], hi = highs[k]
+            if lo > a {
+                lo -= 1
+                hi -= 1
+            } else if hi >= a {
+                hi -= 1
+                if hi < lo { continue }
+            }
+            edge.add(lo, hi)
+        }
+        splice(r0..<r1, of: u, lows: edge.lows, highs: edge.highs)
+        return member
+    }
+
+    /// Puts a row in at `b` of section `u` (a row arriving from another section): the rows
+    /// from `b` on move down one; the new row is a member when `member`. Only the range at `b`
+    /// and the one before it change shape; the ranges after shift in place.
+    package mutating func insertRow(in u: Int, at b: Int, member: Bool) {
+        let r = firstEndingAtOrAfter(u, b), end = offsets[u + 1]
+        let r0 = Swift.max(offsets[u], r - 1), r1 = Swift.min(end, r + 1)
+        shift(r1..<end, by: 1)
+        var edge = RangeBuilder(capacity: r1 - r0 + 2)
+        var placed = !member
+        for k in r0..<r1 {
+            let lo = lows[k], hi = highs[k]
+            if hi < b {
+                edge.add(lo, hi)
+            } else if lo >= b {
+                if !placed {
+                    edge.add(b, b)
+                    placed = true
+                }
+                edge.add(lo + 1, hi + 1)
+            } else {
+                edge.add(lo, b - 1)
+                if !placed {
+                    edge.add(b, b)
+                    placed = true
+                }
+                edge.add(b + 1, hi + 1)
+            }
+        }
+        if !placed { edge.add(b, b) }
+        splice(r0..<r1, of: u, lows: edge.lows, highs: edge.highs)
+    }
+
+    /// Moves the ranges at `range` by `delta` rows, in place.
+    private mutating func shift(_ range: Range<Int>, by delta: Int) {
+        guard !range.isEmpty else { return }
+        lows.withUnsafeMutableBufferPointer { for k in range { $0[k] += delta } }
+        highs.withUnsafeMutableBufferPointer { for k in range { $0[k] += delta } }
+    }
+
     /// Section `u` of the union of `sets`, each already sorted: merged in one pass (the sets
     /// are few: two per rule that holds rows), no sort.
     package static func union(_ sets: [SectionRanges], in u: Int) -> (lows: [Int], highs: [Int]) {

@@ -85,20 +85,26 @@ public struct Table: Hashable, Sendable {
 
     /// Checks that `move` is a valid proposal for this table (SPEC §1).
     public func validate(_ move: Move) throws(MoveError) {
-        let count = sections.count
+        try Self.validate(move, sections: sections.count) { sections[$0].rows.count }
+    }
+
+    /// Checks `move` against a table of `count` sections whose section `u` holds `rows(u)` rows
+    /// (a bound policy's counts, which stay current when it follows moves).
+    @inline(__always)
+    static func validate(_ move: Move, sections count: Int, rows: (Int) -> Int) throws(MoveError) {
         switch move {
         case .row(let from, let to):
             guard from.section >= 0, from.section < count else {
                 throw MoveError("source section \(from.section) does not exist; the table has \(count) section\(count == 1 ? "" : "s")")
             }
-            let n = sections[from.section].rows.count
+            let n = rows(from.section)
             guard from.row >= 0, from.row < n else {
                 throw MoveError("source row \(from) does not exist; section \(from.section) has \(n) row\(n == 1 ? "" : "s")")
             }
             guard to.section >= 0, to.section < count else {
                 throw MoveError("destination section \(to.section) does not exist; the table has \(count) section\(count == 1 ? "" : "s")")
             }
-            let limit = to.section == from.section ? n - 1 : sections[to.section].rows.count
+            let limit = to.section == from.section ? n - 1 : rows(to.section)
             guard to.row >= 0, to.row <= limit else {
                 throw MoveError("destination \(to) is out of range; rows in section \(to.section) can be dropped at 0...\(limit)")
             }

@@ -27,7 +27,7 @@ import ReorderPolicy
     @Test(arguments: 0..<4)
     func followedBindingsDecideAsFreshBindings(chunk: Int) throws {
         var gen = RandomPolicies(seed: 0xF0_1100 + UInt64(chunk))
-        var followed = 0, declined = 0
+        var followed = 0, declined = 0, across = 0
         for _ in 0..<90 {
             let compiled = try CompiledPolicy(gen.policy())
             var table = gen.table()
@@ -57,15 +57,16 @@ import ReorderPolicy
                     let expected = try? fresh.decide(block), actual = try? bound.decide(block)
                     #expect(actual == expected, "block \(block)")
                 }
-                // A move within a section most of the time, as `diff` infers them.
+                // A move within a section or to another one, as `diff` infers them.
                 guard let (from, proposed) = gen.rowMove(in: table) else { break }
-                let within = gen.chance(0.8) ? Position(section: from.section, row: gen.int(0...(table.sections[from.section].rows.count - 1))) : proposed
+                let within = gen.chance(0.5) ? Position(section: from.section, row: gen.int(0...(table.sections[from.section].rows.count - 1))) : proposed
                 let move = Move.row(from: from, to: within)
                 let before = table
                 var copy = bound
                 try table.apply(move)
                 if try bound.follow(move) {
                     followed += 1
+                    if from.section != within.section { across += 1 }
                     #expect(bound.table == table)
                     // A copy taken before is left as it was (the row order is copied on write).
                     #expect(copy.table == before)
@@ -78,6 +79,7 @@ import ReorderPolicy
         }
         // Both paths are exercised: most policies follow, those reading position and content together decline.
         #expect(followed > 250, "followed \(followed), declined \(declined)")
+        #expect(across > 60, "followed \(followed) (\(across) between sections), declined \(declined)")
         #expect(declined > 50, "followed \(followed), declined \(declined)")
     }
 
@@ -116,6 +118,53 @@ import ReorderPolicy
             }
         }
         #expect(followed > 300)
+    }
+
+    /// Policies whose held rows and limits change when a row moves to another section: rules
+    /// choosing rows by content in some sections only, by position from either end, limits on
+    /// counts. A followed binding must decide after moves between sections as a fresh one.
+    static let acrossPolicies = [
+        "  - lock: { tag: x, section: 0 }\n",
+        "  - pin: { kind: status, section: [1, 2] }\n  - lock: { id: a }\n",
+        "  - pin: { last: 1 }\n  - pin: { first: 1, section: 1 }\n",
+        "  - reserve: { last: 1 }\n  - lock: { index: [0, -2] }\n",
+        "  - capacity: { section: 0, max: 3, min: 1 }\n  - pin: { tag: x }\n",
+        "  - pin: { kind: status, anchor: end }\n  - lock: { section: 2 }\n  - keep-in-section: { id: b }\n",
+        "  - accept: { section: 1, rows: { not: { tag: x } } }\n  - pin: { last: 2, section: 0 }\n",
+    ]
+
+    @Test(arguments: acrossPolicies.indices)
+    func rowsFollowedAcrossSectionsDecideAsFreshBindings(policy: Int) throws {
+        let compiled = try PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n" + Self.acrossPolicies[policy]).compile()
+        var gen = RandomPolicies(seed: 0xAC_2055 + UInt64(policy))
+        var across = 0
+        for _ in 0..<120 {
+            var table = gen.table()
+            // Through a memo, as `diff` binds (a `not` of content keys then follows too).
+            var bound = compiled.bind(table, memo: RowContentMemo(table))
+            for _ in 0..<8 {
+                let fresh = compiled.bind(table)
+                for move in Self.everyMove(table) {
+                    let expected = try fresh.decide(move), actual = try bound.decide(move)
+                    #expect(actual == expected, "move \(move) in \(table)")
+                    if actual != expected { return }
+                    if case .row(let from, let to) = move {
+                        #expect(bound.canMove(from) == fresh.canMove(from), "canMove \(from) in \(table)")
+                        #expect(bound.target(from: from, proposed: to) == fresh.target(from: from, proposed: to), "target \(move) in \(table)")
+                    }
+                }
+                guard let (from, to) = gen.rowMove(in: table) else { break }
+                let move = Move.row(from: from, to: to)
+                try table.apply(move)
+                if try bound.follow(move) {
+                    if from.section != to.section { across += 1 }
+                    #expect(bound.table == table)
+                } else {
+                    bound = compiled.bind(table, memo: RowContentMemo(table))
+                }
+            }
+        }
+        #expect(across > 100, "\(across) moves between sections followed")
     }
 
     /// `diff` decides as binding each moved table afresh, with moves it follows, moves between
@@ -180,6 +229,36 @@ import ReorderPolicy
             for v in counts.indices {
                 let got = ranges.ranges(v).map { [$0.0, $0.1] }, want = expected.ranges(v).map { [$0.0, $0.1] }
                 #expect(got == want, "members \(members) section \(u) move \(a) → \(b), section \(v)")
+                if got != want { return }
+            }
+        }
+    }
+
+    /// ``SectionRanges/removeRow(in:at:)`` and ``SectionRanges/insertRow(in:at:member:)`` (a
+    /// row followed to another section) against taking a flag out of one list and putting it
+    /// into another by hand.
+    @Test func removeAndInsertMoveMembershipAcrossSections() {
+        var rng = SplitMix64(seed: 0xAC_1055)
+        for _ in 0..<20_000 {
+            let counts = (0..<Int.random(in: 2...4, using: &rng)).map { _ in Int.random(in: 0...12, using: &rng) }
+            let density = Double.random(in: 0...1, using: &rng)
+            let members = counts.map { n in (0..<n).filter { _ in Double.random(in: 0..<1, using: &rng) < density } }
+            var ranges = SectionRanges()
+            for list in members { ranges.appendSection(list.map { ($0, $0) }) }
+            guard let u = counts.indices.filter({ counts[$0] > 0 }).randomElement(using: &rng) else { continue }
+            let v = counts.indices.filter { $0 != u }.randomElement(using: &rng)!
+            let a = Int.random(in: 0..<counts[u], using: &rng), b = Int.random(in: 0...counts[v], using: &rng)
+            var flags = counts.indices.map { w in (0..<counts[w]).map { members[w].contains($0) } }
+            let flag = flags[u].remove(at: a)
+            flags[v].insert(flag, at: b)
+            var expected = SectionRanges()
+            for list in flags { expected.appendSection(list.indices.filter { list[$0] }.map { ($0, $0) }) }
+            let was = ranges.removeRow(in: u, at: a)
+            #expect(was == flag)
+            ranges.insertRow(in: v, at: b, member: was)
+            for w in counts.indices {
+                let got = ranges.ranges(w).map { [$0.0, $0.1] }, want = expected.ranges(w).map { [$0.0, $0.1] }
+                #expect(got == want, "members \(members) \(u).\(a) → \(v).\(b), section \(w)")
                 if got != want { return }
             }
         }

@@ -80,6 +80,15 @@ import ReorderPolicy
             after.sections[0].rows.reverse()
             _ = DiffReport(policy: policy, before: table, after: after)
         }),
+        ("diff across sections", { table in
+            // A quarter of the rows moved to the other section: n / 4 moves between sections,
+            // followed too (both sections' counts, limits and held rows change).
+            var after = table
+            let rows = after.sections[0].rows
+            after.sections[0].rows = rows.indices.filter { $0 % 4 != 1 }.map { rows[$0] }
+            after.sections[1].rows += rows.indices.filter { $0 % 4 == 1 }.map { rows[$0] }
+            _ = DiffReport(policy: policy, before: table, after: after)
+        }),
         ("drag session", { table in
             let n = table.sections[0].rows.count
             guard var session = DragSession(bound: policy.bind(table), source: Position(section: 0, row: 1)) else { return }
@@ -96,7 +105,7 @@ import ReorderPolicy
         try run(small)  // warm up (the policy, the allocator)
         // `diff` decides n - 1 moves: about 30 s a run in a debug build at 160,000 rows, so
         // two runs (its figures are steady: the work is one long loop, not a few short calls).
-        let runs = name == "diff" ? 2 : 5
+        let runs = name.hasPrefix("diff") ? 2 : 5
         let a = try Self.fastest(runs: runs) { try run(small) }, b = try Self.fastest(runs: runs) { try run(large) }
         print("scaling \(name): \(a) s at 20,000 rows, \(b) s at 160,000 (×\(b / max(a, 1e-6)))")
         let ratio = b / max(a, 1e-6)

@@ -40,12 +40,58 @@ package struct HeldRows: Sendable {
     /// indices stay held. (A selector that reads both makes its binding unable to follow
     /// moves: ``RuleBinder/followsMoves``.)
     let followsRows: Bool
+    /// The sections the rule's selector chooses.
+    let sections: [Bool]
+    /// For rows chosen by position alone, the selector and its plan: a section's held rows
+    /// follow from its row count (they are laid out again when the count changes).
+    let positional: (selector: CompiledRowSelector, plan: HoldPlan)?
 
     /// Follows a row moved from `a` to `b` within section `u` (BoundPolicy.follow).
     mutating func followRow(in u: Int, from a: Int, to b: Int) {
         guard followsRows else { return }
         start.followRow(in: u, from: a, to: b)
         end.followRow(in: u, from: a, to: b)
+    }
+
+    /// Whether ``followRow(from:to:counts:)`` can follow a row from section `s` to section `t`:
+    /// rows chosen by position are laid out again, rows chosen by content keep their
+    /// membership when the rule chooses both sections or neither (one chosen and not the
+    /// other would need the row's content looked at again: the caller binds again).
+    func followsRow(from s: Int, to t: Int) -> Bool {
+        positional != nil || !followsRows || sections[s] == sections[t]
+    }
+
+    /// Follows a row moved from `from` to `to` in another section (``followsRow(from:to:)``
+    /// must hold); `counts` are the row counts after the move.
+    mutating func followRow(from: Position, to: Position, counts: [Int]) {
+        if let positional {
+            for u in [from.section, to.section] {
+                let laid = Self.layOut(positional.selector, positional.plan, chosen: sections[u], count: counts[u])
+                start.replaceSection(u, normalized: laid.start)
+                end.replaceSection(u, normalized: laid.end)
+            }
+        } else if followsRows {
+            let inStart = start.removeRow(in: from.section, at: from.row)
+            let inEnd = end.removeRow(in: from.section, at: from.row)
+            start.insertRow(in: to.section, at: to.row, member: inStart)
+            end.insertRow(in: to.section, at: to.row, member: inEnd)
+        }
+    }
+
+    /// The rows a selector that reads positions alone holds in a section of `n` rows.
+    static func layOut(_ selector: CompiledRowSelector, _ plan: HoldPlan, chosen: Bool, count n: Int)
+        -> (start: (lows: [Int], highs: [Int]), end: (lows: [Int], highs: [Int])) {
+        var start: [(Int, Int)] = [], end: [(Int, Int)] = []
+        if chosen && !plan.positional(n, start: &start, end: &end), case .indices(let list)? = selector.position {
+            for k in Set(list.map { $0 < 0 ? n + $0 : $0 }.filter { $0 >= 0 && $0 < n }).sorted() {
+                let (matches, fromEnd) = selector.matchesPosition(k, of: n)
+                if matches { RuleBinder.append(k, end: plan.anchorsEnd(fromEnd), start: &start, endRanges: &end) }
+            }
+        }
+        var s = SectionRanges(), e = SectionRanges()
+        s.appendSection(start)
+        e.appendSection(end)
+        return (SectionRanges.union([s], in: 0), SectionRanges.union([e], in: 0))
     }
 
     /// Whether the rule holds no row of section `u`.
@@ -317,7 +363,8 @@ package struct RuleBinder {
             start.appendSection(startBuffer)
             end.appendSection(endBuffer)
         }
-        return HeldRows(start: start, end: end, pins: pins, word: word, followsRows: byContent)
+        return HeldRows(start: start, end: end, pins: pins, word: word, followsRows: byContent, sections: chosen,
+                        positional: byPosition ? (selector, plan) : nil)
     }
 
     /// The first index in `from..<to` whose flag is `value`, reading eight flags per load (a
@@ -377,7 +424,7 @@ package struct RuleBinder {
 extension RuleBinder {
     /// Adds row `k` (rows come in ascending order) to the start or end ranges, joining runs.
     @inline(__always)
-    fileprivate static func append(_ k: Int, end: Bool, start: inout [(Int, Int)], endRanges: inout [(Int, Int)]) {
+    static func append(_ k: Int, end: Bool, start: inout [(Int, Int)], endRanges: inout [(Int, Int)]) {
         if end {
             if let last = endRanges.last, last.1 == k - 1 { endRanges[endRanges.count - 1].1 = k } else { endRanges.append((k, k)) }
         } else {

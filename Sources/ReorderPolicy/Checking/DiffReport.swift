@@ -47,10 +47,12 @@ public struct DiffReport: Sendable {
         case .move(let m): moves = [m]
         case .exchange(_, _, let m), .moves(let m): moves = m
         }
-        // The first move binds the policy; each move within a section then updates that
-        // binding (BoundPolicy.follow: O(log n) and the held ranges the row passes, no pass over the
-        // rows). A move it cannot follow (between sections, or a policy reading positions and
-        // content together) binds the moved table again, through a memo of the rows' content.
+        // The first move binds the policy; each move then updates that binding
+        // (BoundPolicy.follow: O(log n) and the held ranges the row passes or shifts, no pass
+        // over the rows). A move it cannot follow (a section move, a policy reading positions
+        // and content together, a `capacity` counting chosen rows, or a row leaving a section a
+        // content rule chooses for one it does not) binds the moved table again, through a
+        // memo of the rows' content.
         var table: Table? = before  // nil while `bound` holds it
         var bound: BoundPolicy?
         var memo: RowContentMemo?
