@@ -6,10 +6,12 @@
 /// query, section selection and section rule reads the same. What moves with the row:
 /// - the table's row (in an order-statistics tree over the rows as bound, ``rowOrder``);
 /// - its per-row query flags, which stay in the order the rows were bound and are read
-///   through `rowOrder` (content only: a binding that reads positions and content together
-///   does not follow, ``followsMoves``);
+///   through `rowOrder` (they hold content only; a plain selector's position is tested as
+///   asked; a list or `not` that reads positions keeps whole matches per row, and such a
+///   binding does not follow, ``followsMoves``);
 /// - the held rows of rules that choose rows by content (``HeldRows/followsRows``); rules
-///   that choose rows by position hold the same indices;
+///   that choose rows by position hold the same indices; rules that choose them by position
+///   and content are laid out again from the rows now in those places (``HeldRows/layout``);
 /// - the union of the held rows in that section, and the numbers derived from it.
 ///
 /// A move to another section changes two counts: see `followAcross`.
@@ -29,18 +31,22 @@ extension BoundPolicy {
         guard a != b else { return true }
         moveInOrder(from, to)
 
-        // Held rows chosen by content go with their rows.
+        // Held rows chosen by content go with their rows; rows chosen by position and content
+        // are laid out again from the rows now in those places.
+        let rows = currentRows
         var held: [HeldRows] = []
+        // Their union in section `s` follows the row as they do when every rule holding rows
+        // there (before the move or after it) chooses them by content.
         var unionFollows = true
         for e in effects.indices where effects[e].held != nil {
-            effects[e].held?.followRow(in: s, from: a, to: b)
+            if let h = effects[e].held, !h.followsRows && !h.isEmpty(s) { unionFollows = false }
+            effects[e].held?.followRow(in: s, from: a, to: b, count: counts[s], rows: rows)
             guard let h = effects[e].held else { continue }
             held.append(h)
             if !h.followsRows && !h.isEmpty(s) { unionFollows = false }
         }
 
-        // Their union in section `s`, and what depends on it. When every rule holding rows
-        // there chooses them by content, so does the union: it follows the row as they do.
+        // The union, and what depends on it.
         if unionFollows {
             immovable.followRow(in: s, from: a, to: b)
             pinnedAny.followRow(in: s, from: a, to: b)
@@ -79,9 +85,10 @@ extension BoundPolicy {
         // rule holding rows there chooses them by content (before the move and after it).
         func contentOnly(_ h: HeldRows) -> Bool { h.followsRows || (h.isEmpty(s) && h.isEmpty(t)) }
         var unionFollows = effects.allSatisfy { $0.held.map(contentOnly) ?? true }
+        let rows = currentRows
         var held: [HeldRows] = []
         for e in effects.indices where effects[e].held != nil {
-            effects[e].held?.followRow(from: from, to: to, counts: counts)
+            effects[e].held?.followRow(from: from, to: to, counts: counts, rows: rows)
             guard let h = effects[e].held else { continue }
             held.append(h)
             if !contentOnly(h) { unionFollows = false }
@@ -100,6 +107,15 @@ extension BoundPolicy {
             repack(u, held, canGive: limits.canGive)
         }
         return true
+    }
+
+    /// The rows now in each place (after ``moveInOrder(_:_:)``), read without holding `self`.
+    private var currentRows: HeldRows.RowAt {
+        let order = rowOrder, table = boundTable, bases = rowBase
+        return { u, k in
+            let (v, i) = Self.boundPlace(of: order?.node(in: u, at: k) ?? bases[u] + k, bases)
+            return table.sections[v].rows[i]
+        }
     }
 
     /// Moves the row at `from` to `to` in the order-statistics tree, not in the table's array:

@@ -59,7 +59,9 @@ public struct BoundPolicy: Sendable {
     /// Where the row numbered `node` (bind order) was when bound: its section, found by a
     /// binary search over `rowBase` (a row followed into another section is no longer in the
     /// bound section of its new place), and its index there.
-    func boundPlace(of node: Int) -> (section: Int, row: Int) {
+    func boundPlace(of node: Int) -> (section: Int, row: Int) { Self.boundPlace(of: node, rowBase) }
+
+    static func boundPlace(of node: Int, _ rowBase: [Int]) -> (section: Int, row: Int) {
         // The last section starting at or before `node`: the non-empty one that holds it.
         var lo = 0, hi = rowBase.count
         while lo < hi {

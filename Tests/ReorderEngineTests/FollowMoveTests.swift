@@ -120,9 +120,9 @@ import ReorderPolicy
         #expect(followed > 300)
     }
 
-    /// Policies whose held rows and limits change when a row moves to another section: rules
-    /// choosing rows by content in some sections only, by position from either end, limits on
-    /// counts. A followed binding must decide after moves between sections as a fresh one.
+    /// Policies whose held rows and limits change when a row moves, most of all to another
+    /// section: rules choosing rows by content in some sections only, by position from either
+    /// end, by both, limits on counts. A followed binding must decide as a fresh one.
     static let acrossPolicies = [
         "  - lock: { tag: x, section: 0 }\n",
         "  - pin: { kind: status, section: [1, 2] }\n  - lock: { id: a }\n",
@@ -131,6 +131,9 @@ import ReorderPolicy
         "  - capacity: { section: 0, max: 3, min: 1 }\n  - pin: { tag: x }\n",
         "  - pin: { kind: status, anchor: end }\n  - lock: { section: 2 }\n  - keep-in-section: { id: b }\n",
         "  - accept: { section: 1, rows: { not: { tag: x } } }\n  - pin: { last: 2, section: 0 }\n",
+        // Position and content together: laid out again from the rows now in those places.
+        "  - pin: { first: 1, kind: status }\n  - lock: { last: 2, tag: x, section: [0, 2] }\n",
+        "  - lock: { index: [0, -1], id: [a, b] }\n  - pin: { first: 2, tag: x, anchor: end }\n  - reserve: { last: 1 }\n",
     ]
 
     @Test(arguments: acrossPolicies.indices)

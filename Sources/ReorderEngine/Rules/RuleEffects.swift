@@ -42,34 +42,39 @@ package struct HeldRows: Sendable {
     let followsRows: Bool
     /// The sections the rule's selector chooses.
     let sections: [Bool]
-    /// For rows chosen by position alone, the selector and its plan: a section's held rows
-    /// follow from its row count (they are laid out again when the count changes).
-    let positional: (selector: CompiledRowSelector, plan: HoldPlan)?
+    /// For rows chosen by position (`first`, `last`, `index`), alone or with ids, kinds and
+    /// tags: the selector and its plan. A section's held rows then follow from its row count
+    /// and the rows now in the chosen places, and are laid out again after a move.
+    let layout: (selector: CompiledRowSelector, plan: HoldPlan)?
 
-    /// Follows a row moved from `a` to `b` within section `u` (BoundPolicy.follow).
-    mutating func followRow(in u: Int, from a: Int, to b: Int) {
-        guard followsRows else { return }
-        start.followRow(in: u, from: a, to: b)
-        end.followRow(in: u, from: a, to: b)
+    /// The row now at an index of a section, for laying held rows out again.
+    typealias RowAt = (_ section: Int, _ index: Int) -> Row
+
+    /// Follows a row moved from `a` to `b` within section `u` (BoundPolicy.follow): rows chosen
+    /// by content move with it; rows chosen by position alone stay (the same indices); rows
+    /// chosen by position and content are laid out again from the rows now in those places.
+    mutating func followRow(in u: Int, from a: Int, to b: Int, count n: Int, rows: RowAt) {
+        if followsRows {
+            start.followRow(in: u, from: a, to: b)
+            end.followRow(in: u, from: a, to: b)
+        } else if let layout, layout.selector.filtersAttributes {
+            relayOut(u, layout, count: n, rows: rows)
+        }
     }
 
-    /// Whether ``followRow(from:to:counts:)`` can follow a row from section `s` to section `t`:
-    /// rows chosen by position are laid out again, rows chosen by content keep their
-    /// membership when the rule chooses both sections or neither (one chosen and not the
-    /// other would need the row's content looked at again: the caller binds again).
+    /// Whether ``followRow(from:to:counts:rows:)`` can follow a row from section `s` to
+    /// section `t`: rows chosen by position are laid out again, rows chosen by content keep
+    /// their membership when the rule chooses both sections or neither (one chosen and not
+    /// the other would need the row's content looked at again: the caller binds again).
     func followsRow(from s: Int, to t: Int) -> Bool {
-        positional != nil || !followsRows || sections[s] == sections[t]
+        layout != nil || !followsRows || sections[s] == sections[t]
     }
 
     /// Follows a row moved from `from` to `to` in another section (``followsRow(from:to:)``
     /// must hold); `counts` are the row counts after the move.
-    mutating func followRow(from: Position, to: Position, counts: [Int]) {
-        if let positional {
-            for u in [from.section, to.section] {
-                let laid = Self.layOut(positional.selector, positional.plan, chosen: sections[u], count: counts[u])
-                start.replaceSection(u, normalized: laid.start)
-                end.replaceSection(u, normalized: laid.end)
-            }
+    mutating func followRow(from: Position, to: Position, counts: [Int], rows: RowAt) {
+        if let layout {
+            for u in [from.section, to.section] { relayOut(u, layout, count: counts[u], rows: rows) }
         } else if followsRows {
             let inStart = start.removeRow(in: from.section, at: from.row)
             let inEnd = end.removeRow(in: from.section, at: from.row)
@@ -78,14 +83,34 @@ package struct HeldRows: Sendable {
         }
     }
 
-    /// The rows a selector that reads positions alone holds in a section of `n` rows.
-    static func layOut(_ selector: CompiledRowSelector, _ plan: HoldPlan, chosen: Bool, count n: Int)
+    private mutating func relayOut(_ u: Int, _ layout: (selector: CompiledRowSelector, plan: HoldPlan), count n: Int, rows: RowAt) {
+        let laid = Self.layOut(layout.selector, layout.plan, section: u, chosen: sections[u], count: n, rows: rows)
+        start.replaceSection(u, normalized: laid.start)
+        end.replaceSection(u, normalized: laid.end)
+    }
+
+    /// The rows a plain selector with a position holds in section `u` of `n` rows: only the
+    /// places its position names are looked at (the first or last `count`, the listed
+    /// indices), and the rows there tested for ids, kinds and tags.
+    static func layOut(_ selector: CompiledRowSelector, _ plan: HoldPlan, section u: Int, chosen: Bool, count n: Int, rows: RowAt)
         -> (start: (lows: [Int], highs: [Int]), end: (lows: [Int], highs: [Int])) {
         var start: [(Int, Int)] = [], end: [(Int, Int)] = []
-        if chosen && !plan.positional(n, start: &start, end: &end), case .indices(let list)? = selector.position {
-            for k in Set(list.map { $0 < 0 ? n + $0 : $0 }.filter { $0 >= 0 && $0 < n }).sorted() {
+        if chosen && !plan.positional(n, start: &start, end: &end) {
+            let test = AttributeTest(selector, memo: nil)
+            func consider(_ k: Int) {
                 let (matches, fromEnd) = selector.matchesPosition(k, of: n)
-                if matches { RuleBinder.append(k, end: plan.anchorsEnd(fromEnd), start: &start, endRanges: &end) }
+                guard matches else { return }
+                if selector.filtersAttributes {
+                    let row = rows(u, k)
+                    guard withUnsafePointer(to: row, { test.matches(u, k, $0) }) else { return }
+                }
+                RuleBinder.append(k, end: plan.anchorsEnd(fromEnd), start: &start, endRanges: &end)
+            }
+            switch selector.position {
+            case .indices(let list)?: for k in Set(list.map { $0 < 0 ? n + $0 : $0 }.filter { $0 >= 0 && $0 < n }).sorted() { consider(k) }
+            case .first(let c)?: for k in 0..<Swift.min(c, n) { consider(k) }
+            case .last(let c)?: for k in Swift.max(0, n - c)..<n { consider(k) }
+            case nil: break  // every row: `plan.positional` laid it out (no id, kind or tag)
             }
         }
         var s = SectionRanges(), e = SectionRanges()
@@ -321,8 +346,9 @@ package struct RuleBinder {
         let plan = HoldPlan(selector, anchor: anchor, pins: pins)
         // By content alone (the rows follow moves), by position alone (the indices stay), or both.
         let byContent = selector.isPlain ? selector.filtersAttributes && selector.position == nil : selector.isContentOnly
-        let byPosition = selector.isPlain && !selector.filtersAttributes
-        if !byContent && !byPosition { followsMoves = false }
+        // Position and content together: a plain selector's rows are laid out again after a
+        // move (HeldRows.layout, the places its position names); a list or `not` is not followed.
+        if !byContent && !selector.isPlain { followsMoves = false }
         let chosen = sections(selector.section)
         let contentFlags = contentFlags(selector)
         let matcher = selector.isPlain || contentFlags != nil ? nil : RowMatcher(selector, &self)
@@ -364,7 +390,7 @@ package struct RuleBinder {
             end.appendSection(endBuffer)
         }
         return HeldRows(start: start, end: end, pins: pins, word: word, followsRows: byContent, sections: chosen,
-                        positional: byPosition ? (selector, plan) : nil)
+                        layout: byContent || !selector.isPlain ? nil : (selector, plan))
     }
 
     /// The first index in `from..<to` whose flag is `value`, reading eight flags per load (a
