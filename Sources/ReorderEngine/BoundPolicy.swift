@@ -145,7 +145,7 @@ public struct BoundPolicy: Sendable {
     /// Pinned sections, ascending.
     let pinnedSections: [Int]
 
-    init(compiled: CompiledPolicy, table: Table, memo: RowContentMemo? = nil) {
+    init(compiled: CompiledPolicy, table: Table, memo: RowContentMemo? = nil, sectionsOnly: Bool = false) {
         self.compiled = compiled
         self.boundTable = table
         retargetCancel = compiled.policy.retarget == .cancel
@@ -170,7 +170,8 @@ public struct BoundPolicy: Sendable {
 
         // 2. Each rule's effects.
         var binder = RuleBinder(table: table, counts: counts, memo: memo)
-        let effects = compiled.rules.map { $0.bind(&binder) }
+        // Without row rules for a binding that decides section moves only (`bindSections`).
+        let effects = sectionsOnly ? [] : compiled.rules.map { $0.bind(&binder) }
         self.effects = effects
         querySelectors = binder.querySelectors
         queryInSection = binder.queryInSection

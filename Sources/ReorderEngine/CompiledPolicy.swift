@@ -68,4 +68,11 @@ public struct CompiledPolicy: Sendable {
     package func bind(_ table: Table, memo: RowContentMemo) -> BoundPolicy {
         BoundPolicy(compiled: self, table: table, memo: memo)
     }
+
+    /// Binds the section rules alone to `table`: enough to decide section moves (SPEC §2.5;
+    /// row rules do not govern them), in time linear in the sections, not the rows. Nothing
+    /// but section moves may be asked of it: `diff` decides its leading section moves so.
+    package func bindSections(_ table: Table) -> BoundPolicy {
+        BoundPolicy(compiled: self, table: table, sectionsOnly: true)
+    }
 }

@@ -170,6 +170,24 @@ import ReorderPolicy
         #expect(across > 100, "\(across) moves between sections followed")
     }
 
+    /// A binding of the section rules alone (`diff`'s leading section moves) decides every
+    /// section move as a whole binding does.
+    @Test func sectionRulesAloneDecideSectionMoves() throws {
+        var gen = RandomPolicies(seed: 0x5EC7_0001)
+        var compared = 0
+        for _ in 0..<400 {
+            let compiled = try CompiledPolicy(gen.policy())
+            let table = gen.table()
+            let whole = compiled.bind(table), sections = compiled.bindSections(table)
+            for move in Self.everyMove(table) {
+                guard case .section = move else { continue }
+                #expect(try sections.decide(move) == whole.decide(move), "policy \(compiled.policy) table \(table) move \(move)")
+                compared += 1
+            }
+        }
+        #expect(compared > 1000)
+    }
+
     /// `diff` decides as binding each moved table afresh, with moves it follows, moves between
     /// sections and section moves mixed (the memo then catches up with the moves it missed).
     @Test(arguments: 0..<4)

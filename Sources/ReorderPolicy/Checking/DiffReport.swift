@@ -63,6 +63,19 @@ public struct DiffReport: Sendable {
             // Inferred moves always fit the table they apply to.
             let decision: Decision
             do {
+                if case .section = move, var rows = table {
+                    // Section moves come first (MoveInference.plan) and are decided by section
+                    // rules alone: their binding (O(sections), not O(rows), a move); the whole
+                    // table is bound once, after them.
+                    decision = try policy.bindSections(rows).decide(move)
+                    table = nil  // `rows` is the table's one owner: the move is made in place
+                    try rows.apply(move)
+                    table = rows
+                    if memo != nil { unseen.append(move) }
+                    decisions.append(decision)
+                    summary.add(decision.kind)
+                    continue
+                }
                 var current: BoundPolicy
                 if let followed = bound {
                     current = followed
