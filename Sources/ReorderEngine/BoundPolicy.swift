@@ -322,14 +322,18 @@ struct PackedHolds {
             immovableBuffer.removeAll(keepingCapacity: true)
             pinnedBuffer.removeAll(keepingCapacity: true)
             var ls = -1, fe = Int.max
-            for h in held {
-                h.start.appendRanges(of: u, to: &immovableBuffer)
-                h.end.appendRanges(of: u, to: &immovableBuffer)
-                if h.pins {
-                    h.start.appendRanges(of: u, to: &pinnedBuffer)
-                    h.end.appendRanges(of: u, to: &pinnedBuffer)
-                    ls = Swift.max(ls, h.lastStart(u))
-                    fe = Swift.min(fe, h.firstEnd(u))
+            // Borrowed through the buffer, not copied: a copy of a rule's held rows retains
+            // every array it holds.
+            held.withUnsafeBufferPointer { held in
+                for h in held.indices {
+                    held[h].start.appendRanges(of: u, to: &immovableBuffer)
+                    held[h].end.appendRanges(of: u, to: &immovableBuffer)
+                    if held[h].pins {
+                        held[h].start.appendRanges(of: u, to: &pinnedBuffer)
+                        held[h].end.appendRanges(of: u, to: &pinnedBuffer)
+                        ls = Swift.max(ls, held[h].lastStart(u))
+                        fe = Swift.min(fe, held[h].firstEnd(u))
+                    }
                 }
             }
             immovable.appendSection(immovableBuffer)
