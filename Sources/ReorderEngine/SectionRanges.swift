@@ -75,32 +75,10 @@ package struct SectionRanges: Sendable {
         var placed = !moved
         // One range's new members, in order (the moved row placed where it falls).
         func transform(_ r: Int, into out: inout RangeBuilder) {
-            var lo = lows[r], hi = highs[r]
             // Take row `a` out: the rows after it move up one.
-            if lo > a {
-                lo -= 1
-                hi -= 1
-            } else if hi >= a {
-                hi -= 1
-                if hi < lo { return }
-            }
+            guard let (lo, hi) = Self.removing(a, from: lows[r], highs[r]) else { return }
             // Make room at `b`: the rows from it on move down one; the moved row goes there.
-            if hi < b {
-                out.add(lo, hi)
-            } else if lo >= b {
-                if !placed {
-                    out.add(b, b)
-                    placed = true
-                }
-                out.add(lo + 1, hi + 1)
-            } else {
-                out.add(lo, b - 1)
-                if !placed {
-                    out.add(b, b)
-                    placed = true
-                }
-                out.add(b + 1, hi + 1)
-            }
+            out.add(lo, hi, makingRoomAt: b, placed: &placed)
         }
         var head = RangeBuilder(capacity: i0 - r0 + 2), tail = RangeBuilder(capacity: r1 - i1 + 2)
         for r in r0..<i0 { transform(r, into: &head) }
@@ -150,14 +128,7 @@ package struct SectionRanges: Sendable {
         shift(r1..<end, by: -1)
         var edge = RangeBuilder(capacity: r1 - r0)
         for k in r0..<r1 {
-            var lo = lows[k], hi = highs[k]
-            if lo > a {
-                lo -= 1
-                hi -= 1
-            } else if hi >= a {
-                hi -= 1
-                if hi < lo { continue }
-            }
+            guard let (lo, hi) = Self.removing(a, from: lows[k], highs[k]) else { continue }
             edge.add(lo, hi)
         }
         splice(r0..<r1, of: u, lows: edge.lows, highs: edge.highs)
@@ -173,27 +144,18 @@ package struct SectionRanges: Sendable {
         shift(r1..<end, by: 1)
         var edge = RangeBuilder(capacity: r1 - r0 + 2)
         var placed = !member
-        for k in r0..<r1 {
-            let lo = lows[k], hi = highs[k]
-            if hi < b {
-                edge.add(lo, hi)
-            } else if lo >= b {
-                if !placed {
-                    edge.add(b, b)
-                    placed = true
-                }
-                edge.add(lo + 1, hi + 1)
-            } else {
-                edge.add(lo, b - 1)
-                if !placed {
-                    edge.add(b, b)
-                    placed = true
-                }
-                edge.add(b + 1, hi + 1)
-            }
-        }
+        for k in r0..<r1 { edge.add(lows[k], highs[k], makingRoomAt: b, placed: &placed) }
         if !placed { edge.add(b, b) }
         splice(r0..<r1, of: u, lows: edge.lows, highs: edge.highs)
+    }
+
+    /// The range `lo...hi` once row `a` is taken out (the rows after it move up one); nil when
+    /// `a` was its only member.
+    @inline(__always)
+    private static func removing(_ a: Int, from lo: Int, _ hi: Int) -> (Int, Int)? {
+        if lo > a { return (lo - 1, hi - 1) }
+        if hi < a { return (lo, hi) }
+        return hi - 1 < lo ? nil : (lo, hi - 1)
     }
 
     /// Moves the ranges at `range` by `delta` rows, in place.
@@ -251,6 +213,22 @@ package struct SectionRanges: Sendable {
         init(capacity: Int) {
             lows.reserveCapacity(capacity)
             highs.reserveCapacity(capacity)
+        }
+
+        /// Adds `lo...hi` as it is once a row is put in at `b` (members from `b` on move down
+        /// one), and the new row `b` itself before them unless `placed` already.
+        @inline(__always)
+        mutating func add(_ lo: Int, _ hi: Int, makingRoomAt b: Int, placed: inout Bool) {
+            if hi < b {
+                add(lo, hi)
+                return
+            }
+            if lo < b { add(lo, b - 1) }
+            if !placed {
+                add(b, b)
+                placed = true
+            }
+            add(Swift.max(lo, b) + 1, hi + 1)
         }
 
         @inline(__always)

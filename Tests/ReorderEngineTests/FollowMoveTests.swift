@@ -95,29 +95,48 @@ import ReorderPolicy
 
     @Test(arguments: fastPathPolicies.indices)
     func followedFastLanesTargetAsFreshBindings(policy: Int) throws {
-        let compiled = try PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n" + Self.fastPathPolicies[policy]).compile()
-        var gen = RandomPolicies(seed: 0xFA57 + UInt64(policy))
-        var followed = 0
-        for _ in 0..<150 {
+        // Moves within sections only: the lanes stay fast.
+        let (followed, _) = try Self.followedDecideAsFresh(Self.fastPathPolicies[policy], seed: 0xFA57 + UInt64(policy), tables: 150, across: false)
+        #expect(followed > 300)
+    }
+
+    /// Binds `policy` to random tables, follows random moves (within sections unless
+    /// `across`), and compares the followed binding with a fresh one on every move of the
+    /// table after each (`decide`, `canMove`, `target`, the table). Returns the moves followed,
+    /// and how many of them went to another section.
+    static func followedDecideAsFresh(_ policy: String, seed: UInt64, tables: Int, across: Bool) throws -> (followed: Int, across: Int) {
+        let compiled = try PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n" + policy).compile()
+        var gen = RandomPolicies(seed: seed)
+        var followed = 0, crossed = 0
+        for _ in 0..<tables {
             var table = gen.table()
-            var bound = compiled.bind(table)
+            // Through a memo, as `diff` binds (a `not` of content keys then follows too).
+            var bound = compiled.bind(table, memo: RowContentMemo(table))
             for _ in 0..<8 {
                 let fresh = compiled.bind(table)
                 for move in Self.everyMove(table) {
-                    guard case .row(let from, let to) = move else { continue }
-                    #expect(bound.canMove(from) == fresh.canMove(from), "canMove \(from) in \(table)")
-                    let expected = fresh.target(from: from, proposed: to), actual = bound.target(from: from, proposed: to)
-                    #expect(actual == expected, "target \(move) in \(table)")
-                    if actual != expected { return }
-                    #expect(try bound.decide(move) == fresh.decide(move), "decide \(move) in \(table)")
+                    let expected = try fresh.decide(move), actual = try bound.decide(move)
+                    #expect(actual == expected, "move \(move) in \(table)")
+                    if actual != expected { return (followed, crossed) }
+                    if case .row(let from, let to) = move {
+                        #expect(bound.canMove(from) == fresh.canMove(from), "canMove \(from) in \(table)")
+                        #expect(bound.target(from: from, proposed: to) == fresh.target(from: from, proposed: to), "target \(move) in \(table)")
+                    }
                 }
-                guard let (from, _) = gen.rowMove(in: table) else { break }
-                let move = Move.row(from: from, to: Position(section: from.section, row: gen.int(0...(table.sections[from.section].rows.count - 1))))
+                guard let (from, proposed) = gen.rowMove(in: table) else { break }
+                let to = across ? proposed : Position(section: from.section, row: gen.int(0...(table.sections[from.section].rows.count - 1)))
+                let move = Move.row(from: from, to: to)
                 try table.apply(move)
-                if try bound.follow(move) { followed += 1 } else { bound = compiled.bind(table) }
+                if try bound.follow(move) {
+                    followed += 1
+                    if from.section != to.section { crossed += 1 }
+                    #expect(bound.table == table)
+                } else {
+                    bound = compiled.bind(table, memo: RowContentMemo(table))
+                }
             }
         }
-        #expect(followed > 300)
+        return (followed, crossed)
     }
 
     /// Policies whose held rows and limits change when a row moves, most of all to another
@@ -138,35 +157,7 @@ import ReorderPolicy
 
     @Test(arguments: acrossPolicies.indices)
     func rowsFollowedAcrossSectionsDecideAsFreshBindings(policy: Int) throws {
-        let compiled = try PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n" + Self.acrossPolicies[policy]).compile()
-        var gen = RandomPolicies(seed: 0xAC_2055 + UInt64(policy))
-        var across = 0
-        for _ in 0..<120 {
-            var table = gen.table()
-            // Through a memo, as `diff` binds (a `not` of content keys then follows too).
-            var bound = compiled.bind(table, memo: RowContentMemo(table))
-            for _ in 0..<8 {
-                let fresh = compiled.bind(table)
-                for move in Self.everyMove(table) {
-                    let expected = try fresh.decide(move), actual = try bound.decide(move)
-                    #expect(actual == expected, "move \(move) in \(table)")
-                    if actual != expected { return }
-                    if case .row(let from, let to) = move {
-                        #expect(bound.canMove(from) == fresh.canMove(from), "canMove \(from) in \(table)")
-                        #expect(bound.target(from: from, proposed: to) == fresh.target(from: from, proposed: to), "target \(move) in \(table)")
-                    }
-                }
-                guard let (from, to) = gen.rowMove(in: table) else { break }
-                let move = Move.row(from: from, to: to)
-                try table.apply(move)
-                if try bound.follow(move) {
-                    if from.section != to.section { across += 1 }
-                    #expect(bound.table == table)
-                } else {
-                    bound = compiled.bind(table, memo: RowContentMemo(table))
-                }
-            }
-        }
+        let (_, across) = try Self.followedDecideAsFresh(Self.acrossPolicies[policy], seed: 0xAC_2055 + UInt64(policy), tables: 120, across: true)
         #expect(across > 100, "\(across) moves between sections followed")
     }
 
