@@ -63,18 +63,27 @@ extension BoundPolicy {
     /// Follows a row moved to another section (`diff` infers such moves too). Both sections'
     /// counts change, so besides the row and the rules' held rows (laid out again in the two
     /// sections for rules that choose rows by position), the limits that read counts and the
-    /// two sections' packed numbers are updated. False, with nothing changed, when a rule
-    /// that chooses rows by content chooses one of the two sections and not the other, or a
-    /// `capacity` counts chosen rows (SPEC §12: its admissions and exit guards are derived
-    /// from every section's count of those rows).
+    /// two sections' packed numbers are updated; a `capacity` with `rows` (SPEC §12) moves the
+    /// row between its counts and derives its admissions and exit guards again. False, with
+    /// nothing changed, when a rule that chooses rows by content chooses one of the two
+    /// sections and not the other, or a `capacity` counts rows chosen by position.
     private mutating func followAcross(_ from: Position, _ to: Position) throws(MoveError) -> Bool {
         let s = from.section, t = to.section
-        guard !effects.contains(where: { $0.limits?.rows != nil }),
-              effects.allSatisfy({ $0.held?.followsRow(from: s, to: t) ?? true }) else { return false }
+        guard effects.allSatisfy({ $0.held?.followsRow(from: s, to: t) ?? true }) else { return false }
+        // A `capacity` with `rows` counts the rows its query selects per section: the moving
+        // row leaves one count and may join the other when the query reads content alone.
+        let counting = effects.indices.filter { effects[$0].limits?.rows != nil }
+        guard counting.allSatisfy({ queryPlans[effects[$0].limits!.rows!.index].position == .any }) else { return false }
         try validate(.row(from: from, to: to))
+        let countedBefore = counting.map { query(effects[$0].limits!.rows!, s, from.row) }
         moveInOrder(from, to)
         counts[s] -= 1
         counts[t] += 1
+        for (k, e) in counting.enumerated() {
+            let q = effects[e].limits!.rows!
+            if countedBefore[k] { effects[e].limits!.counted![s] -= 1 }
+            if query(q, t, to.row) { effects[e].limits!.counted![t] += 1 }
+        }
         // Slots of the sections between the two: one fewer past `s`, one more past `t`.
         if s < t {
             for u in (s + 1)...t { slotsBefore[u] -= 1 }
@@ -105,6 +114,15 @@ extension BoundPolicy {
             let limits = PackedLimits.section(u, count: counts[u], effects)
             canTake[u] = limits.canTake
             repack(u, held, canGive: limits.canGive)
+        }
+        if !counting.isEmpty {
+            // Which sections are full or at their minimum for the counted rows: O(sections).
+            let packed = Self.admissions(effects, counts: counts, open: openToDrops)
+            admissions = packed.admissions
+            exitGuards = packed.exitGuards
+            admissionFrom = packed.from
+            admissionMask = packed.mask
+            openGroups = packed.groups
         }
         return true
     }

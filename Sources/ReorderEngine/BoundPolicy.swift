@@ -126,13 +126,13 @@ public struct BoundPolicy: Sendable {
     /// Every `admission`, in rule order, then one per `capacity` with `rows` whose `max` some
     /// section has reached (SPEC §12: full for the rows it counts); per admission × section
     /// whether `from` selects it.
-    let admissions: [Admission]
-    let admissionFrom: [Bool]
+    var admissions: [Admission]
+    var admissionFrom: [Bool]
     /// Per `capacity` with `rows` whose `min` some section has reached: the rows it counts
     /// may not leave those sections.
-    let exitGuards: [ExitGuard]
+    var exitGuards: [ExitGuard]
     /// Per section, a bit per admission (the first 64) that guards it.
-    let admissionMask: [UInt64]
+    var admissionMask: [UInt64]
     /// Open sections grouped by admission mask, each list ascending; nil when there are over 64 admissions.
     var openGroups: [(mask: UInt64, sections: [Int])]?
 
@@ -194,17 +194,12 @@ public struct BoundPolicy: Sendable {
         for case let fixed? in effects.map({ $0.fixedOrder }) {
             for u in 0..<sectionCount where fixed[u] { fixedOrder[u] = true }
         }
-        let rowLimits = PackedLimits.rowDependent(effects, counts: counts)
-        let admissions = effects.compactMap { $0.admission } + rowLimits.admissions
-        self.admissions = admissions
-        exitGuards = rowLimits.exitGuards
-        admissionFrom = admissions.flatMap { $0.from }
-        var mask = [UInt64](repeating: 0, count: sectionCount)
-        for (a, admission) in admissions.prefix(64).enumerated() {
-            for u in 0..<sectionCount where admission.guarded[u] { mask[u] |= 1 << UInt64(a) }
-        }
-        admissionMask = mask
-        openGroups = Self.openGroups(admissions: admissions.count, open: openToDrops, mask: mask)
+        let packed = Self.admissions(effects, counts: counts, open: openToDrops)
+        admissions = packed.admissions
+        exitGuards = packed.exitGuards
+        admissionFrom = packed.from
+        admissionMask = packed.mask
+        openGroups = packed.groups
         let summaries = Self.summaries(
             counts: counts, holds: holds, canGive: limits.canGive, fixedOrder: fixedOrder,
             staying: stayingQueries, plans: queryPlans, inSection: queryInSection)
@@ -223,6 +218,22 @@ public struct BoundPolicy: Sendable {
             guard let q = e.limits?.rows else { return false }
             return plans[q.index].position != .any && plans[q.index].filtersAttributes
         }
+    }
+
+    /// Every admission (the rules', then those `capacity` with `rows` derives from the counts),
+    /// the exit guards, and what the fast path reads of them.
+    static func admissions(_ effects: [RuleEffects], counts: [Int], open: [Bool]) -> (
+        admissions: [Admission], exitGuards: [ExitGuard], from: [Bool], mask: [UInt64],
+        groups: [(mask: UInt64, sections: [Int])]?
+    ) {
+        let rowLimits = PackedLimits.rowDependent(effects, counts: counts)
+        let admissions = effects.compactMap { $0.admission } + rowLimits.admissions
+        var mask = [UInt64](repeating: 0, count: counts.count)
+        for (a, admission) in admissions.prefix(64).enumerated() {
+            for u in counts.indices where admission.guarded[u] { mask[u] |= 1 << UInt64(a) }
+        }
+        return (admissions, rowLimits.exitGuards, admissions.flatMap { $0.from }, mask,
+                openGroups(admissions: admissions.count, open: open, mask: mask))
     }
 
     /// Open sections grouped by admission mask, each list ascending; nil over 64 admissions.

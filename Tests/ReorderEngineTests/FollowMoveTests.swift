@@ -153,6 +153,9 @@ import ReorderPolicy
         // Position and content together: laid out again from the rows now in those places.
         "  - pin: { first: 1, kind: status }\n  - lock: { last: 2, tag: x, section: [0, 2] }\n",
         "  - lock: { index: [0, -1], id: [a, b] }\n  - pin: { first: 2, tag: x, anchor: end }\n  - reserve: { last: 1 }\n",
+        // Counts of chosen rows (SPEC §12): full and low sections change as rows cross.
+        "  - capacity: { section: [0, 1], max: 2, min: 1, rows: { tag: x } }\n  - pin: { last: 1 }\n",
+        "  - capacity: { section: [0, 1, 2, 3], max: 3, min: 2, rows: { not: { kind: status } } }\n  - capacity: { section: 2, max: 1, rows: { id: [a, b] } }\n",
     ]
 
     @Test(arguments: acrossPolicies.indices)

@@ -142,7 +142,7 @@ package struct SectionLimits: Sendable {
     /// The rows that are counted and limited; nil: every row (SPEC §2.2).
     let rows: QueryID?
     /// Per section, the rows `rows` selects (on the table before the move); nil with `rows` nil.
-    let counted: [Int]?
+    var counted: [Int]?
 
     init(max: [Int?], min: [Int?], rows: QueryID? = nil, counted: [Int]? = nil) {
         self.max = max
