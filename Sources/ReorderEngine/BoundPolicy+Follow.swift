@@ -51,10 +51,7 @@ extension BoundPolicy {
             immovable.followRow(in: s, from: a, to: b)
             pinnedAny.followRow(in: s, from: a, to: b)
         } else {
-            // Rules holding rows by position too: the section's union again, merged from the
-            // rules' sorted ranges.
-            immovable.replaceSection(s, normalized: SectionRanges.union(held.flatMap { [$0.start, $0.end] }, in: s))
-            pinnedAny.replaceSection(s, normalized: SectionRanges.union(held.filter(\.pins).flatMap { [$0.start, $0.end] }, in: s))
+            mergeUnion(s, held)
         }
         repack(s, held)
         return true
@@ -68,13 +65,14 @@ extension BoundPolicy {
     /// nothing changed, when a rule that chooses rows by content chooses one of the two
     /// sections and not the other, or a `capacity` counts rows chosen by position.
     private mutating func followAcross(_ from: Position, _ to: Position) throws(MoveError) -> Bool {
+        // Checked first: the sections index every table below.
+        try validate(.row(from: from, to: to))
         let s = from.section, t = to.section
         guard effects.allSatisfy({ $0.held?.followsRow(from: s, to: t) ?? true }) else { return false }
         // A `capacity` with `rows` counts the rows its query selects per section: the moving
         // row leaves one count and may join the other when the query reads content alone.
         let counting = effects.indices.filter { effects[$0].limits?.rows != nil }
         guard counting.allSatisfy({ queryPlans[effects[$0].limits!.rows!.index].position == .any }) else { return false }
-        try validate(.row(from: from, to: to))
         let countedBefore = counting.map { query(effects[$0].limits!.rows!, s, from.row) }
         moveInOrder(from, to)
         counts[s] -= 1
@@ -107,10 +105,7 @@ extension BoundPolicy {
             pinnedAny.insertRow(in: t, at: to.row, member: pinnedAny.removeRow(in: s, at: from.row))
         }
         for u in [s, t] {
-            if !unionFollows {
-                immovable.replaceSection(u, normalized: SectionRanges.union(held.flatMap { [$0.start, $0.end] }, in: u))
-                pinnedAny.replaceSection(u, normalized: SectionRanges.union(held.filter(\.pins).flatMap { [$0.start, $0.end] }, in: u))
-            }
+            if !unionFollows { mergeUnion(u, held) }
             let limits = PackedLimits.section(u, count: counts[u], effects)
             canTake[u] = limits.canTake
             repack(u, held, canGive: limits.canGive)
@@ -147,6 +142,13 @@ extension BoundPolicy {
         order.forest.remove(node)
         order.forest.insert(node, into: to.section, at: to.row)
         rowOrder = order
+    }
+
+    /// Section `u`'s union of held rows (and of pinned ones) again, merged from every rule's
+    /// sorted ranges (`held`): for rules that hold rows by position too.
+    private mutating func mergeUnion(_ u: Int, _ held: [HeldRows]) {
+        immovable.replaceSection(u, normalized: SectionRanges.union(held.flatMap { [$0.start, $0.end] }, in: u))
+        pinnedAny.replaceSection(u, normalized: SectionRanges.union(held.filter(\.pins).flatMap { [$0.start, $0.end] }, in: u))
     }
 
     /// Section `u`'s pin-model numbers, entry interval, openness and fast-path summary again,

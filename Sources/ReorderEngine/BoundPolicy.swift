@@ -366,12 +366,7 @@ struct PackedLimits {
     init(_ effects: [RuleEffects], counts: [Int]) {
         canTake = [Bool](repeating: true, count: counts.count)
         canGive = canTake
-        for case let limits? in effects.map({ $0.limits }) where limits.rows == nil {
-            for u in counts.indices {
-                if !limits.allowsEntry(u, count: counts[u], adding: 1) { canTake[u] = false }
-                if !limits.allowsExit(u, count: counts[u], removing: 1) { canGive[u] = false }
-            }
-        }
+        for u in counts.indices { (canTake[u], canGive[u]) = Self.section(u, count: counts[u], effects) }
     }
 
     /// Section `u`'s two flags alone, holding `count` rows (a binding following a move).

@@ -164,6 +164,20 @@ import ReorderPolicy
         #expect(across > 100, "\(across) moves between sections followed")
     }
 
+    /// A move that does not fit the table is refused with its error, within a section or
+    /// across, before anything is read at the places it names.
+    @Test func followRefusesMovesOutsideTheTable() throws {
+        let compiled = try PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n  - lock: { tag: x, section: 0 }\n").compile()
+        let table = Table(sections: [Section(rowIDs: ["a", "b"]), Section(rowIDs: ["c"])])
+        for move in [Move.row(from: Position(section: 5, row: 0), to: Position(section: 0, row: 0)),
+                     .row(from: Position(section: 0, row: 0), to: Position(section: 7, row: 0)),
+                     .row(from: Position(section: 0, row: 0), to: Position(section: 1, row: 3)),
+                     .row(from: Position(section: 0, row: 2), to: Position(section: 0, row: 0))] {
+            var bound = compiled.bind(table)
+            #expect(throws: MoveError.self, "\(move)") { try bound.follow(move) }
+        }
+    }
+
     /// A binding of the section rules alone (`diff`'s leading section moves) decides every
     /// section move as a whole binding does.
     @Test func sectionRulesAloneDecideSectionMoves() throws {

@@ -36,9 +36,9 @@ package struct HeldRows: Sendable {
     /// How reasons call a held row: `locked`, `pinned`, `reserved`.
     let word: String
     /// True when the rows are chosen by their content alone (ids, kinds, tags; no position):
-    /// they stay held wherever they move. False when chosen by position alone: the same
-    /// indices stay held. (A selector that reads both makes its binding unable to follow
-    /// moves: ``RuleBinder/followsMoves``.)
+    /// they stay held wherever they move. False when chosen by position, alone (the same
+    /// indices stay held) or with content (laid out again, ``layout``). (A list or `not` that
+    /// reads positions makes its binding unable to follow moves: ``RuleBinder/followsMoves``.)
     let followsRows: Bool
     /// The sections the rule's selector chooses.
     let sections: [Bool]
