@@ -20,10 +20,18 @@
 /// for a move between sections), not a pass over every row.
 extension BoundPolicy {
     /// Updates the binding for `move`, applied to ``table``. False, with nothing changed, when
-    /// the binding cannot follow it (a section move, a policy whose selectors read positions
+    /// the binding cannot follow it (a section move, unless the binding holds the section
+    /// rules alone, `followSection`; a policy whose selectors read positions
     /// and content together, or a move between sections `followAcross` declines): bind the
     /// moved table instead.
     package mutating func follow(_ move: Move) throws(MoveError) -> Bool {
+        if case .section(let a, let b) = move {
+            // Only a binding of the section rules alone follows a section move: a whole
+            // binding's row tables are laid out by section.
+            guard sectionsOnly else { return false }
+            try followSection(a, b)
+            return true
+        }
         guard followsMoves, case .row(let from, let to) = move else { return false }
         guard from.section == to.section else { return try followAcross(from, to) }
         try validate(move)

@@ -27,8 +27,9 @@ public struct BoundPolicy: Sendable {
         return current
     }
     /// The table as binding saw it: its sections stay current under ``follow(_:)``; its rows'
-    /// order and their counts are `rowOrder`'s and `counts` once it has followed a move.
-    let boundTable: Table
+    /// order and their counts are `rowOrder`'s and `counts` once it has followed a move. A
+    /// binding of the section rules alone moves its sections as it follows section moves.
+    var boundTable: Table
     /// The rows' current order when ``follow(_:)`` has moved some (nodes numbered as
     /// `boundTable`'s rows in reading order); nil while it is `boundTable`'s.
     /// Boxed, so that a binding that never follows a move is one word larger, not eight
@@ -139,15 +140,23 @@ public struct BoundPolicy: Sendable {
     // MARK: Section rules
 
     /// Per section rule, its effects: the sections it holds, and whether it pins them.
-    let sectionEffects: [SectionEffects]
-    /// Sections that cannot be picked up.
-    let immovableSections: [Bool]
-    /// Pinned sections, ascending.
-    let pinnedSections: [Int]
+    var sectionEffects: [SectionEffects]
+    /// Sections that cannot be picked up, in two parts: those a rule whose target reads
+    /// indices alone holds (the same indices whatever moves), and those another rule holds
+    /// (which a binding of the section rules alone follows through section moves).
+    let fixedImmovable: [Bool]
+    var movingImmovable: [Bool]
+    /// Pinned sections, ascending, in the same two parts.
+    let fixedPinned: [Int]
+    var movingPinned: [Int]
+    /// Whether the binding holds the section rules alone (``CompiledPolicy/bindSections(_:)``):
+    /// it follows section moves, and only section moves may be asked of it.
+    let sectionsOnly: Bool
 
     init(compiled: CompiledPolicy, table: Table, memo: RowContentMemo? = nil, sectionsOnly: Bool = false) {
         self.compiled = compiled
         self.boundTable = table
+        self.sectionsOnly = sectionsOnly
         retargetCancel = compiled.policy.retarget == .cancel
 
         // 1. Layout.
@@ -207,10 +216,12 @@ public struct BoundPolicy: Sendable {
         lanes = summaries.map(FastLane.init)
 
         // Section rules.
-        let sections = Self.bindSectionRules(compiled.sectionRules, table: table)
+        let sections = Self.bindSectionRules(compiled, table: table)
         sectionEffects = sections.effects
-        immovableSections = sections.immovable
-        pinnedSections = sections.pinned
+        fixedImmovable = sections.fixedImmovable
+        movingImmovable = sections.movingImmovable
+        fixedPinned = sections.fixedPinned
+        movingPinned = sections.movingPinned
 
         // A count of rows chosen by content and position changes when rows move within a section.
         let plans = queryPlans
@@ -265,20 +276,24 @@ public struct BoundPolicy: Sendable {
         return summaries
     }
 
-    /// Each section rule's effects; which sections cannot be picked up; the pinned ones.
-    private static func bindSectionRules(_ rules: [any CompiledSectionRuleKind], table: Table)
-        -> (effects: [SectionEffects], immovable: [Bool], pinned: [Int]) {
+    /// Each section rule's effects; which sections cannot be picked up; the pinned ones (each
+    /// in two parts: rules whose target reads indices alone, the others).
+    private static func bindSectionRules(_ compiled: CompiledPolicy, table: Table) -> (
+        effects: [SectionEffects], fixedImmovable: [Bool], movingImmovable: [Bool], fixedPinned: [Int], movingPinned: [Int]
+    ) {
         let sectionCount = table.sections.count
-        var immovable = [Bool](repeating: false, count: sectionCount)
-        var pinned = [Bool](repeating: false, count: sectionCount)
-        let effects = rules.map { $0.bind(table) }
-        for e in effects {
+        var immovable = [[Bool]](repeating: [Bool](repeating: false, count: sectionCount), count: 2)
+        var pinned = immovable
+        let effects = compiled.sectionRules.map { $0.bind(table) }
+        for (e, move) in zip(effects, compiled.sectionMoveEffects) {
+            let part = move.stays ? 0 : 1
             for u in 0..<sectionCount where e.held[u] {
-                immovable[u] = true
-                if e.pins { pinned[u] = true }
+                immovable[part][u] = true
+                if e.pins { pinned[part][u] = true }
             }
         }
-        return (effects, immovable, (0..<sectionCount).filter { pinned[$0] })
+        return (effects, immovable[0], immovable[1],
+                (0..<sectionCount).filter { pinned[0][$0] }, (0..<sectionCount).filter { pinned[1][$0] })
     }
 
     /// Whether query `q` selects the row at `s.i`.

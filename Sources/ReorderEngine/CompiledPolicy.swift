@@ -22,6 +22,9 @@ public struct CompiledPolicy: Sendable {
     let rules: [any CompiledRowRuleKind]
     /// Per section rule, in file order, the rule's unit prepared for binding.
     let sectionRules: [any CompiledSectionRuleKind]
+    /// Per section rule, what a section move does to the sections it selects (a binding of the
+    /// section rules follows section moves with it: ``BoundPolicy/follow(_:)``).
+    let sectionMoveEffects: [SectionMoveEffect]
 
     /// Checks `policy` and prepares it.
     public init(_ policy: Policy) throws(PolicyError) {
@@ -49,6 +52,7 @@ public struct CompiledPolicy: Sendable {
             }
         }
         self.sectionRules = sectionRules
+        sectionMoveEffects = policy.sectionRules.map(\.target.moveEffect)
         rowRuleReferences = policy.rules.enumerated().map { n, rule in
             RuleReference(id: rule.metadata.id, kind: rule.keyword, message: rule.metadata.message, location: rule.metadata.location, ordinal: n)
         }
@@ -71,7 +75,8 @@ public struct CompiledPolicy: Sendable {
 
     /// Binds the section rules alone to `table`: enough to decide section moves (SPEC §2.5;
     /// row rules do not govern them), in time linear in the sections, not the rows. Nothing
-    /// but section moves may be asked of it: `diff` decides its leading section moves so.
+    /// but section moves may be asked of it: `diff` decides its leading section moves so,
+    /// following each with ``BoundPolicy/follow(_:)`` (no binding again per move).
     package func bindSections(_ table: Table) -> BoundPolicy {
         BoundPolicy(compiled: self, table: table, sectionsOnly: true)
     }

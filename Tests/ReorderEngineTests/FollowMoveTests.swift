@@ -196,6 +196,62 @@ import ReorderPolicy
         #expect(compared > 1000)
     }
 
+    /// A binding of the section rules alone, followed through random section moves (`diff`'s
+    /// leading ones), decides every section move as a fresh binding of the moved table: random
+    /// section rules reading indices (from both ends), data (ids shared by several sections),
+    /// or both, on tables of up to twelve sections. Each class of target is drawn.
+    @Test(arguments: 0..<2)
+    func sectionMovesFollowedDecideAsFreshBindings(chunk: Int) throws {
+        var gen = RandomPolicies(seed: 0x5EC7_F011 + UInt64(chunk))
+        var compared = 0
+        var drawn: [String: Int] = [:]
+        for _ in 0..<300 {
+            var policy = gen.policy()
+            // Random section rules draw mostly targets reading indices alone: add one reading
+            // data (an id several sections share), or data and indices (from both ends).
+            let id = gen.pick(gen.sectionIDs), index = gen.int(-3...3)
+            let target: SectionSelector = switch gen.int(0...3) {
+            case 0: .id(id)
+            case 1: .some([.index(index), .id(id)])
+            case 2: .matching(SectionFilter(indices: [index, gen.int(0...3)], not: .id(id)))
+            default: .matching(SectionFilter(kinds: [gen.pick(gen.sectionKinds)], not: .index(index)))
+            }
+            let kind: SectionRule.Kind = gen.chance(0.5) ? .lock(.sections(target)) : .pin(.sections(target), anchor: gen.chance(0.5) ? .end : nil)
+            policy.sectionRules.append(SectionRule(kind, metadata: RuleMetadata(id: "section-rule-added")))
+            let compiled = try CompiledPolicy(policy)
+            for rule in policy.sectionRules {
+                let name = switch rule.target.moveEffect { case .stays: "stays"; case .moves: "moves"; case .changes: "changes" }
+                drawn[name, default: 0] += 1
+            }
+            // Up to three random tables' sections together: more sections for moves to cross.
+            var table = gen.table()
+            for _ in 0..<gen.int(0...2) { table.sections += gen.table().sections }
+            var bound = compiled.bindSections(table)
+            for _ in 0..<10 {
+                let fresh = compiled.bindSections(table)
+                let n = table.sections.count
+                for a in 0..<n {
+                    #expect(bound.canMoveSection(a) == fresh.canMoveSection(a))
+                    for b in 0..<n {
+                        let move = Move.section(from: a, to: b)
+                        #expect(try bound.decide(move) == fresh.decide(move), "policy \(policy) table \(table) move \(move)")
+                        compared += 1
+                    }
+                }
+                let move = Move.section(from: gen.int(0...(n - 1)), to: gen.int(0...(n - 1)))
+                try table.apply(move)
+                #expect(try bound.follow(move))
+                #expect(bound.table == table)
+            }
+        }
+        #expect(compared > 20_000)
+        #expect(drawn.count == 3 && drawn.values.allSatisfy { $0 > 60 }, "\(drawn)")
+        // A whole binding does not follow section moves: its row tables are laid out by section.
+        let compiled = try CompiledPolicy(Policy(name: "t", sectionRules: [SectionRule(.lock(.first(1)), metadata: RuleMetadata(id: "s"))]))
+        var whole = compiled.bind(Table(sections: [Section(rowIDs: ["a"]), Section(rowIDs: ["b"])]))
+        #expect(try !whole.follow(.section(from: 0, to: 1)))
+    }
+
     /// `diff` decides as binding each moved table afresh, with moves it follows, moves between
     /// sections and section moves mixed (the memo then catches up with the moves it missed).
     @Test(arguments: 0..<4)

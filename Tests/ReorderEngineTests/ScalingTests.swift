@@ -19,6 +19,8 @@ import ReorderPolicy
               - pin: { kind: header }
               - pin: { last: 5000, anchor: start }
               - accept: { section: 1, rows: { not: { id: x } } }
+            section-rules:
+              - lock: { section: { kind: archive } }
             """
         // The policy above is valid: a failure here is a bug in this file.
         return try! PolicyLoader.load(text: text + "\n").compile()
@@ -88,6 +90,17 @@ import ReorderPolicy
             after.sections[0].rows = rows.indices.filter { $0 % 4 != 1 }.map { rows[$0] }
             after.sections[1].rows += rows.indices.filter { $0 % 4 == 1 }.map { rows[$0] }
             _ = DiffReport(policy: policy, before: table, after: after)
+        }),
+        ("diff section moves", { table in
+            // The rows in sections of eight (an archive section every hundred), their order
+            // reversed: n / 8 - 1 section moves, each followed by the section rules' binding.
+            let rows = table.sections[0].rows
+            let sections = stride(from: 0, to: rows.count, by: 8).map { k in
+                Section(id: "s\(k)", kind: k % 800 == 0 ? "archive" : nil, rows: Array(rows[k..<min(k + 8, rows.count)]))
+            }
+            var after = Table(sections: sections)
+            after.sections.reverse()
+            _ = DiffReport(policy: policy, before: Table(sections: sections), after: after)
         }),
         ("drag session", { table in
             let n = table.sections[0].rows.count

@@ -164,6 +164,24 @@ extension SectionRuleTarget {
         }
     }
 
+    /// Whether the target selects the section at `site` (its data, its index among `count`).
+    package func selects(_ site: SectionSite) -> Bool {
+        switch self {
+        case .sections(let selector): site.selected(by: selector)
+        case .first(let n): site.index < n
+        case .last(let n): site.index >= site.count - n
+        }
+    }
+
+    /// What a section move does to the sections the target selects (``SectionMoveEffect``).
+    package var moveEffect: SectionMoveEffect {
+        guard case .sections(let selector) = self else { return .stays }
+        var reads = SectionReads()
+        reads.add(selector)
+        guard reads.data else { return .stays }
+        return reads.indices.isEmpty ? .moves : .changes(indices: reads.indices)
+    }
+
     /// Per section of `table`, whether the target selects it.
     package func selected(in table: Table) -> [Bool] {
         let count = table.sections.count
@@ -190,4 +208,46 @@ extension SectionRule.Kind {
 
     /// The rule's meaning, for the analysis.
     package var meaning: SectionRuleMeaning { unit.meaning }
+}
+
+/// What moving one section does to the sections a section rule's target selects. A section
+/// move changes no section's data and no section count, only the indices of the sections
+/// between its two places.
+package enum SectionMoveEffect: Sendable {
+    /// The target reads indices alone (`first`, `last`, `index`), or nothing: the same
+    /// indices stay selected.
+    case stays
+    /// The target reads a section's data alone (id, kind, tags): a section keeps its
+    /// selection wherever it goes.
+    case moves
+    /// The target reads both. Its selection is a function of a section's data and of whether
+    /// its index is each of the listed `indices` (negative: from the end), so a section that
+    /// is at none of them before and after keeps its selection: only those now or before at
+    /// a listed index are evaluated again.
+    case changes(indices: [Int])
+
+    /// Whether the same indices stay selected.
+    package var stays: Bool {
+        if case .stays = self { true } else { false }
+    }
+}
+
+/// Whether a section selector compares a section's index, its data, or both.
+private struct SectionReads: SectionWordSink {
+    var indices: [Int] = [], data = false
+
+    mutating func add(_ selector: SectionSelector) {
+        guard case .some(let references) = selector else { return }
+        for reference in references {
+            switch reference {
+            case .index(let i): indices.append(i)
+            case .id: data = true
+            case .matching(let filter): filter.words(into: &self)
+            }
+        }
+    }
+
+    mutating func sectionWords(_ attribute: SectionAttribute, _ list: [String]) { data = true }
+    mutating func sectionIndices(_ list: [Int]) { indices += list }
+    mutating func sectionSelector(_ selector: SectionSelector) { add(selector) }
 }

@@ -53,8 +53,9 @@ public struct DiffReport: Sendable {
         // `capacity` counting rows by position, or a row leaving a section a content rule
         // chooses for one it does not) binds the moved table again, through a memo of the
         // rows' content. Section moves are decided on the section rules' binding (below).
-        var table: Table? = before  // nil while `bound` holds it
+        var table: Table? = before  // nil while `bound` or `sections` holds it
         var bound: BoundPolicy?
+        var sections: BoundPolicy?  // the section rules' binding, while section moves lead
         var memo: RowContentMemo?
         // Moves the binding followed that the memo has not seen yet: applied to it before it is
         // used again, so a diff that never binds twice never pays for it.
@@ -63,19 +64,22 @@ public struct DiffReport: Sendable {
             // Inferred moves always fit the table they apply to.
             let decision: Decision
             do {
-                if case .section = move, var rows = table {
+                if case .section = move, bound == nil {
                     // Section moves come first (MoveInference.plan) and are decided by section
-                    // rules alone: their binding (O(sections), not O(rows), a move); the whole
-                    // table is bound once, after them.
-                    decision = try policy.bindSections(rows).decide(move)
-                    table = nil  // `rows` is the table's one owner: the move is made in place
-                    try rows.apply(move)
-                    table = rows
+                    // rules alone: one binding of them (O(sections)), which holds the table and
+                    // follows each section move (the sections between its two places); the
+                    // whole table is bound once, after them.
+                    guard var current = sections ?? table.take().map(policy.bindSections) else { break }
+                    sections = nil  // `current` is the binding's and the table's one owner
+                    decision = try current.decide(move)
+                    _ = try current.follow(move)  // a binding of section rules follows every section move
+                    sections = current
                     if memo != nil { unseen.append(move) }
                     decisions.append(decision)
                     summary.add(decision.kind)
                     continue
                 }
+                if let followed = sections.take() { table = followed.table }
                 var current: BoundPolicy
                 if let followed = bound {
                     current = followed

@@ -152,13 +152,7 @@ struct ChangeFinder {
     func sectionStatus(_ p: Int, _ site: SectionSite) -> (held: Bool, pinned: Bool) {
         var held = false, pinned = false
         for rule in policies[p].policy.sectionRules {
-            let selected: Bool
-            switch rule.target {
-            case .sections(let s): selected = site.selected(by: s)
-            case .first(let n): selected = site.index < n
-            case .last(let n): selected = site.index >= site.count - n
-            }
-            if selected {
+            if rule.target.selects(site) {
                 held = true
                 if rule.pins { pinned = true }
             }
