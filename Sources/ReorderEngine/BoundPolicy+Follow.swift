@@ -70,8 +70,8 @@ extension BoundPolicy {
     /// sections for rules that choose rows by position), the limits that read counts and the
     /// two sections' packed numbers are updated; a `capacity` with `rows` (SPEC §12) moves the
     /// row between its counts and derives its admissions and exit guards again. False, with
-    /// nothing changed, when a rule that chooses rows by content chooses one of the two
-    /// sections and not the other, or a `capacity` counts rows chosen by position.
+    /// nothing changed, when a list or `not` of content keys chooses one of the two sections
+    /// and not the other, or a `capacity` counts rows chosen by position.
     private mutating func followAcross(_ from: Position, _ to: Position) throws(MoveError) -> Bool {
         // Checked first: the sections index every table below.
         try validate(.row(from: from, to: to))
@@ -98,7 +98,7 @@ extension BoundPolicy {
         }
         // The union of held rows follows the row as the rules do when, in both sections, every
         // rule holding rows there chooses them by content (before the move and after it).
-        func contentOnly(_ h: HeldRows) -> Bool { h.followsRows || (h.isEmpty(s) && h.isEmpty(t)) }
+        func contentOnly(_ h: HeldRows) -> Bool { h.keepsMembership(from: s, to: t) || (h.isEmpty(s) && h.isEmpty(t)) }
         var unionFollows = effects.allSatisfy { $0.held.map(contentOnly) ?? true }
         let rows = currentRows
         var held: [HeldRows] = []

@@ -144,6 +144,8 @@ import ReorderPolicy
     /// end, by both, limits on counts. A followed binding must decide as a fresh one.
     static let acrossPolicies = [
         "  - lock: { tag: x, section: 0 }\n",
+        // Chosen in some sections only, anchored at the end: a row joining one is tested.
+        "  - pin: { kind: status, anchor: end, section: [0, -1] }\n  - lock: { id: [a, b], section: { not: { id: In } } }\n",
         "  - pin: { kind: status, section: [1, 2] }\n  - lock: { id: a }\n",
         "  - pin: { last: 1 }\n  - pin: { first: 1, section: 1 }\n",
         "  - reserve: { last: 1 }\n  - lock: { index: [0, -2] }\n",

@@ -46,6 +46,9 @@ package struct HeldRows: Sendable {
     /// tags: the selector and its plan. A section's held rows then follow from its row count
     /// and the rows now in the chosen places, and are laid out again after a move.
     let layout: (selector: CompiledRowSelector, plan: HoldPlan)?
+    /// For rows chosen by content alone with a plain selector: the selector and its plan, to
+    /// test a row that moves into a chosen section from one not chosen.
+    let joining: (selector: CompiledRowSelector, plan: HoldPlan)?
 
     /// The row now at an index of a section, for laying held rows out again.
     typealias RowAt = (_ section: Int, _ index: Int) -> Row
@@ -64,11 +67,16 @@ package struct HeldRows: Sendable {
 
     /// Whether ``followRow(from:to:counts:rows:)`` can follow a row from section `s` to
     /// section `t`: rows chosen by position are laid out again, rows chosen by content keep
-    /// their membership when the rule chooses both sections or neither (one chosen and not
-    /// the other would need the row's content looked at again: the caller binds again).
+    /// their membership when the rule chooses both sections or neither, and otherwise lose it
+    /// or have their content tested (a plain selector: ``joining``; a list or `not` of
+    /// content keys would need its matcher: the caller binds again).
     func followsRow(from s: Int, to t: Int) -> Bool {
-        layout != nil || !followsRows || sections[s] == sections[t]
+        layout != nil || !followsRows || sections[s] == sections[t] || joining != nil
     }
+
+    /// Whether the rule's held rows in `s` and `t` follow a row between them as its place
+    /// does (rows chosen by content, in two sections the rule chooses alike).
+    func keepsMembership(from s: Int, to t: Int) -> Bool { followsRows && sections[s] == sections[t] }
 
     /// Follows a row moved from `from` to `to` in another section (``followsRow(from:to:)``
     /// must hold); `counts` are the row counts after the move.
@@ -76,8 +84,19 @@ package struct HeldRows: Sendable {
         if let layout {
             for u in [from.section, to.section] { relayOut(u, layout, count: counts[u], rows: rows) }
         } else if followsRows {
-            let inStart = start.removeRow(in: from.section, at: from.row)
-            let inEnd = end.removeRow(in: from.section, at: from.row)
+            var inStart = start.removeRow(in: from.section, at: from.row)
+            var inEnd = end.removeRow(in: from.section, at: from.row)
+            if sections[from.section] != sections[to.section] {
+                // Chosen in one of the two sections only: in the other the row's content decides.
+                inStart = false
+                inEnd = false
+                if sections[to.section], let (selector, plan) = joining {
+                    let row = rows(to.section, to.row)
+                    if withUnsafePointer(to: row, { AttributeTest(selector, memo: nil).matches(to.section, to.row, $0) }) {
+                        if plan.anchorsEnd(false) { inEnd = true } else { inStart = true }
+                    }
+                }
+            }
             start.insertRow(in: to.section, at: to.row, member: inStart)
             end.insertRow(in: to.section, at: to.row, member: inEnd)
         }
@@ -390,7 +409,8 @@ package struct RuleBinder {
             end.appendSection(endBuffer)
         }
         return HeldRows(start: start, end: end, pins: pins, word: word, followsRows: byContent, sections: chosen,
-                        layout: byContent || !selector.isPlain ? nil : (selector, plan))
+                        layout: byContent || !selector.isPlain ? nil : (selector, plan),
+                        joining: byContent && selector.isPlain ? (selector, plan) : nil)
     }
 
     /// The first index in `from..<to` whose flag is `value`, reading eight flags per load (a

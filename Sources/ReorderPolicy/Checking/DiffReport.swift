@@ -50,7 +50,7 @@ public struct DiffReport: Sendable {
         // The first move binds the policy; each move then updates that binding
         // (BoundPolicy.follow: O(log n) and the held ranges the row passes or shifts, no pass
         // over the rows). A move it cannot follow (a list or `not` reading positions, a
-        // `capacity` counting rows by position, or a row leaving a section a content rule
+        // `capacity` counting rows by position, or a row leaving a section a list or `not` of content keys
         // chooses for one it does not) binds the moved table again, through a memo of the
         // rows' content. Section moves are decided on the section rules' binding (below).
         var table: Table? = before  // nil while `bound` or `sections` holds it
