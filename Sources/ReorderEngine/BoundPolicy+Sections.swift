@@ -24,11 +24,13 @@ extension BoundPolicy {
     private func sectionInterval(_ a: Int) -> (Int, Int) {
         var lo = 0, hi = counts.count
         // Binary search each ascending pinned list for neighbours of `a`.
-        for pinned in [fixedPinned, movingPinned] {
+        func narrow(_ pinned: [Int]) {
             let l = Self.firstIndex(in: pinned, atLeast: a)
             if l > 0 { lo = Swift.max(lo, pinned[l - 1] + 1) }
             if l < pinned.count { hi = Swift.min(hi, pinned[l]) }
         }
+        narrow(fixedPinned)
+        narrow(movingPinned)
         return (lo, hi - 1)
     }
 

@@ -282,18 +282,28 @@ public struct BoundPolicy: Sendable {
         effects: [SectionEffects], fixedImmovable: [Bool], movingImmovable: [Bool], fixedPinned: [Int], movingPinned: [Int]
     ) {
         let sectionCount = table.sections.count
-        var immovable = [[Bool]](repeating: [Bool](repeating: false, count: sectionCount), count: 2)
-        var pinned = immovable
+        // The two parts share one array until a rule holds a section (bound per request: no
+        // allocation for a policy without section rules beyond this one).
+        var fixedImmovable = [Bool](repeating: false, count: sectionCount), movingImmovable = fixedImmovable
+        var fixedPinned: [Int] = [], movingPinned: [Int] = []
         let effects = compiled.sectionRules.map { $0.bind(table) }
-        for (e, move) in zip(effects, compiled.sectionMoveEffects) {
-            let part = move.stays ? 0 : 1
-            for u in 0..<sectionCount where e.held[u] {
-                immovable[part][u] = true
-                if e.pins { pinned[part][u] = true }
+        guard !effects.isEmpty else { return (effects, fixedImmovable, movingImmovable, fixedPinned, movingPinned) }
+        let moves = compiled.sectionMoveEffects
+        for u in 0..<sectionCount {
+            var pinned = (fixed: false, moving: false)
+            for (e, move) in zip(effects, moves) where e.held[u] {
+                if move.stays {
+                    fixedImmovable[u] = true
+                    if e.pins { pinned.fixed = true }
+                } else {
+                    movingImmovable[u] = true
+                    if e.pins { pinned.moving = true }
+                }
             }
+            if pinned.fixed { fixedPinned.append(u) }
+            if pinned.moving { movingPinned.append(u) }
         }
-        return (effects, immovable[0], immovable[1],
-                (0..<sectionCount).filter { pinned[0][$0] }, (0..<sectionCount).filter { pinned[1][$0] })
+        return (effects, fixedImmovable, movingImmovable, fixedPinned, movingPinned)
     }
 
     /// Whether query `q` selects the row at `s.i`.
