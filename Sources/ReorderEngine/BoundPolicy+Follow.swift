@@ -32,7 +32,8 @@ extension BoundPolicy {
             try followSection(a, b)
             return true
         }
-        guard followsMoves, case .row(let from, let to) = move else { return false }
+        // A binding of the section rules alone has no row tables to follow a row with.
+        guard followsMoves, !sectionsOnly, case .row(let from, let to) = move else { return false }
         guard from.section == to.section else { return try followAcross(from, to) }
         try validate(move)
         let s = from.section, a = from.row, b = to.row
@@ -70,13 +71,11 @@ extension BoundPolicy {
     /// sections for rules that choose rows by position), the limits that read counts and the
     /// two sections' packed numbers are updated; a `capacity` with `rows` (SPEC §12) moves the
     /// row between its counts and derives its admissions and exit guards again. False, with
-    /// nothing changed, when a list or `not` of content keys chooses one of the two sections
-    /// and not the other, or a `capacity` counts rows chosen by position.
+    /// nothing changed, when a `capacity` counts rows chosen by position.
     private mutating func followAcross(_ from: Position, _ to: Position) throws(MoveError) -> Bool {
         // Checked first: the sections index every table below.
         try validate(.row(from: from, to: to))
         let s = from.section, t = to.section
-        guard effects.allSatisfy({ $0.held?.followsRow(from: s, to: t) ?? true }) else { return false }
         // A `capacity` with `rows` counts the rows its query selects per section: the moving
         // row leaves one count and may join the other when the query reads content alone.
         let counting = effects.indices.filter { effects[$0].limits?.rows != nil }

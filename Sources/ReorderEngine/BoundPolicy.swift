@@ -142,7 +142,7 @@ public struct BoundPolicy: Sendable {
     /// Per section rule, its effects: the sections it holds, and whether it pins them.
     var sectionEffects: [SectionEffects]
     /// Sections that cannot be picked up, in two parts: those a rule whose target reads
-    /// indices alone holds (the same indices whatever moves), and those another rule holds
+    /// indices alone, or nothing, holds (the same indices whatever moves), and those another rule holds
     /// (which a binding of the section rules alone follows through section moves).
     let fixedImmovable: [Bool]
     var movingImmovable: [Bool]

@@ -244,6 +244,8 @@ import ReorderPolicy
                 try table.apply(move)
                 #expect(try bound.follow(move))
                 #expect(bound.table == table)
+                // It has no row tables: a row move is declined, not followed with stale ones.
+                if let (from, to) = gen.rowMove(in: table) { #expect(try !bound.follow(.row(from: from, to: to))) }
             }
         }
         #expect(compared > 20_000)

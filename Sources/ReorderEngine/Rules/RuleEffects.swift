@@ -36,7 +36,10 @@ package struct HeldRows: Sendable {
     /// How reasons call a held row: `locked`, `pinned`, `reserved`.
     let word: String
     /// True when the rows are chosen by their content alone (ids, kinds, tags; no position):
-    /// they stay held wherever they move. False when chosen by position, alone (the same
+    /// they keep their hold as they move, within a section and between sections the rule
+    /// chooses alike; a row moved into a section the rule does not choose loses it, and one
+    /// moved into a chosen section from one not chosen is tested (``joining``). False when
+    /// chosen by position, alone (the same
     /// indices stay held) or with content (laid out again, ``layout``). (A list or `not` that
     /// reads positions makes its binding unable to follow moves: ``RuleBinder/followsMoves``.)
     let followsRows: Bool
@@ -47,7 +50,9 @@ package struct HeldRows: Sendable {
     /// and the rows now in the chosen places, and are laid out again after a move.
     let layout: (selector: CompiledRowSelector, plan: HoldPlan)?
     /// For rows chosen by content alone with a plain selector: the selector and its plan, to
-    /// test a row that moves into a chosen section from one not chosen.
+    /// test a row that moves into a chosen section from one not chosen. (A list or `not`
+    /// chosen by content alone has no `section` at any depth, ``CompiledRowSelector/isContentOnly``:
+    /// it chooses every section, so no row moves between one it chooses and one it does not.)
     let joining: (selector: CompiledRowSelector, plan: HoldPlan)?
 
     /// The row now at an index of a section, for laying held rows out again.
@@ -65,21 +70,14 @@ package struct HeldRows: Sendable {
         }
     }
 
-    /// Whether ``followRow(from:to:counts:rows:)`` can follow a row from section `s` to
-    /// section `t`: rows chosen by position are laid out again, rows chosen by content keep
-    /// their membership when the rule chooses both sections or neither, and otherwise lose it
-    /// or have their content tested (a plain selector: ``joining``; a list or `not` of
-    /// content keys would need its matcher: the caller binds again).
-    func followsRow(from s: Int, to t: Int) -> Bool {
-        layout != nil || !followsRows || sections[s] == sections[t] || joining != nil
-    }
-
     /// Whether the rule's held rows in `s` and `t` follow a row between them as its place
     /// does (rows chosen by content, in two sections the rule chooses alike).
     func keepsMembership(from s: Int, to t: Int) -> Bool { followsRows && sections[s] == sections[t] }
 
-    /// Follows a row moved from `from` to `to` in another section (``followsRow(from:to:)``
-    /// must hold); `counts` are the row counts after the move.
+    /// Follows a row moved from `from` to `to` in another section: rows chosen by position
+    /// are laid out again in both; a row chosen by content keeps its hold between sections the
+    /// rule chooses alike, loses it in one not chosen, and is tested in a chosen one coming
+    /// from one not chosen. `counts` are the row counts after the move.
     mutating func followRow(from: Position, to: Position, counts: [Int], rows: RowAt) {
         if let layout {
             for u in [from.section, to.section] { relayOut(u, layout, count: counts[u], rows: rows) }
@@ -92,7 +90,7 @@ package struct HeldRows: Sendable {
                 inEnd = false
                 if sections[to.section], let (selector, plan) = joining {
                     let row = rows(to.section, to.row)
-                    if withUnsafePointer(to: row, { AttributeTest(selector, memo: nil).matches(to.section, to.row, $0) }) {
+                    if selector.matchesAttributes(row) {
                         if plan.anchorsEnd(false) { inEnd = true } else { inStart = true }
                     }
                 }

@@ -49,10 +49,9 @@ public struct DiffReport: Sendable {
         }
         // The first move binds the policy; each move then updates that binding
         // (BoundPolicy.follow: O(log n) and the held ranges the row passes or shifts, no pass
-        // over the rows). A move it cannot follow (a list or `not` reading positions, a
-        // `capacity` counting rows by position, or a row leaving a section a list or `not` of content keys
-        // chooses for one it does not) binds the moved table again, through a memo of the
-        // rows' content. Section moves are decided on the section rules' binding (below).
+        // over the rows). A move it cannot follow (a list or `not` reading positions or
+        // sections, a `capacity` counting rows by position) binds the moved table again,
+        // through a memo of the rows' content. Section moves are decided on the section rules' binding (below).
         var table: Table? = before  // nil while `bound` or `sections` holds it
         var bound: BoundPolicy?
         var sections: BoundPolicy?  // the section rules' binding, while section moves lead
@@ -70,7 +69,8 @@ public struct DiffReport: Sendable {
                     // follows each section move (the sections between its two places); the
                     // whole table is bound once, after them.
                     guard var current = sections ?? table.take().map(policy.bindSections) else { break }
-                    sections = nil  // `current` is the binding's and the table's one owner
+                    sections = nil  // `current` owns the binding (its first move copies the
+                                    // sections array `before` still shares, once)
                     decision = try current.decide(move)
                     _ = try current.follow(move)  // a binding of section rules follows every section move
                     sections = current
