@@ -155,6 +155,10 @@ import ReorderPolicy
         // Position and content together: laid out again from the rows now in those places.
         "  - pin: { first: 1, kind: status }\n  - lock: { last: 2, tag: x, section: [0, 2] }\n",
         "  - lock: { index: [0, -1], id: [a, b] }\n  - pin: { first: 2, tag: x, anchor: end }\n  - reserve: { last: 1 }\n",
+        // Lists of plain selectors that each name a position (policies/chats.yaml): laid out
+        // again from every item's places; a row two items select counts from the end if either does.
+        "  - pin: [{ last: 2, tag: x }, { first: 2, kind: status }]\n",
+        "  - pin: [{ first: 2, tag: x }, { index: -1, kind: status, section: [1, 2] }, { last: 2, id: [a, b] }]\n  - lock: [{ index: [0, -2], section: 0 }, { last: 1 }]\n",
         // Counts of chosen rows (SPEC §12): full and low sections change as rows cross.
         "  - capacity: { section: [0, 1], max: 2, min: 1, rows: { tag: x } }\n  - pin: { last: 1 }\n",
         "  - capacity: { section: [0, 1, 2, 3], max: 3, min: 2, rows: { not: { kind: status } } }\n  - capacity: { section: 2, max: 1, rows: { id: [a, b] } }\n",

@@ -54,6 +54,10 @@ package struct HeldRows: Sendable {
     /// chosen by content alone has no `section` at any depth, ``CompiledRowSelector/isContentOnly``:
     /// it chooses every section, so no row moves between one it chooses and one it does not.)
     let joining: (selector: CompiledRowSelector, plan: HoldPlan)?
+    /// For a list whose items are plain selectors that each name a position (`[{ first: 1,
+    /// kind: folder }, { last: 1 }]`): the items, each with the sections it chooses, and the
+    /// rule's plan. Held rows are laid out again as for ``layout``, from every item's places.
+    let list: (items: [(selector: CompiledRowSelector, chosen: [Bool])], plan: HoldPlan)?
 
     /// The row now at an index of a section, for laying held rows out again.
     typealias RowAt = (_ section: Int, _ index: Int) -> Row
@@ -67,6 +71,8 @@ package struct HeldRows: Sendable {
             end.followRow(in: u, from: a, to: b)
         } else if let layout, layout.selector.filtersAttributes {
             relayOut(u, layout, count: n, rows: rows)
+        } else if let list, list.items.contains(where: { $0.selector.filtersAttributes }) {
+            relayOut(u, list, count: n, rows: rows)
         }
     }
 
@@ -81,6 +87,8 @@ package struct HeldRows: Sendable {
     mutating func followRow(from: Position, to: Position, counts: [Int], rows: RowAt) {
         if let layout {
             for u in [from.section, to.section] { relayOut(u, layout, count: counts[u], rows: rows) }
+        } else if let list {
+            for u in [from.section, to.section] { relayOut(u, list, count: counts[u], rows: rows) }
         } else if followsRows {
             var inStart = start.removeRow(in: from.section, at: from.row)
             var inEnd = end.removeRow(in: from.section, at: from.row)
@@ -106,6 +114,60 @@ package struct HeldRows: Sendable {
         end.replaceSection(u, normalized: laid.end)
     }
 
+    private mutating func relayOut(
+        _ u: Int, _ list: (items: [(selector: CompiledRowSelector, chosen: [Bool])], plan: HoldPlan), count n: Int, rows: RowAt
+    ) {
+        // Every item's places in the section; a row any item selects is held, through the end
+        // when some item that selects it counts from the end (as `RowMatcher` matches a list).
+        var hits: [(k: Int, fromEnd: Bool)] = []
+        for (selector, chosen) in list.items where chosen[u] {
+            let test = AttributeTest(selector, memo: nil)
+            Self.forEachPlace(of: selector, count: n) { k in
+                let (matches, fromEnd) = selector.matchesPosition(k, of: n)
+                guard matches else { return }
+                if selector.filtersAttributes {
+                    guard withUnsafePointer(to: rows(u, k), { test.matches(u, k, $0) }) else { return }
+                }
+                hits.append((k, fromEnd))
+            }
+        }
+        hits.sort { $0.k < $1.k }
+        var startRanges: [(Int, Int)] = [], endRanges: [(Int, Int)] = []
+        var i = 0
+        while i < hits.count {
+            let k = hits[i].k
+            var fromEnd = false
+            while i < hits.count && hits[i].k == k {
+                fromEnd = fromEnd || hits[i].fromEnd
+                i += 1
+            }
+            RuleBinder.append(k, end: list.plan.anchorsEnd(fromEnd), start: &startRanges, endRanges: &endRanges)
+        }
+        let laid = Self.normalized(startRanges, endRanges)
+        start.replaceSection(u, normalized: laid.start)
+        end.replaceSection(u, normalized: laid.end)
+    }
+
+    /// Calls `body` with each index of a section of `n` rows that `selector`'s position names
+    /// (ascending; none without a position).
+    static func forEachPlace(of selector: CompiledRowSelector, count n: Int, _ body: (Int) -> Void) {
+        switch selector.position {
+        case .indices(let list)?: for k in Set(list.map { $0 < 0 ? n + $0 : $0 }.filter { $0 >= 0 && $0 < n }).sorted() { body(k) }
+        case .first(let c)?: for k in 0..<Swift.min(c, n) { body(k) }
+        case .last(let c)?: for k in Swift.max(0, n - c)..<n { body(k) }
+        case nil: break
+        }
+    }
+
+    /// One section's held ranges, start and end, as `replaceSection` takes them.
+    private static func normalized(_ start: [(Int, Int)], _ end: [(Int, Int)])
+        -> (start: (lows: [Int], highs: [Int]), end: (lows: [Int], highs: [Int])) {
+        var s = SectionRanges(), e = SectionRanges()
+        s.appendSection(start)
+        e.appendSection(end)
+        return (SectionRanges.union([s], in: 0), SectionRanges.union([e], in: 0))
+    }
+
     /// The rows a plain selector with a position holds in section `u` of `n` rows: only the
     /// places its position names are looked at (the first or last `count`, the listed
     /// indices), and the rows there tested for ids, kinds and tags.
@@ -123,17 +185,10 @@ package struct HeldRows: Sendable {
                 }
                 RuleBinder.append(k, end: plan.anchorsEnd(fromEnd), start: &start, endRanges: &end)
             }
-            switch selector.position {
-            case .indices(let list)?: for k in Set(list.map { $0 < 0 ? n + $0 : $0 }.filter { $0 >= 0 && $0 < n }).sorted() { consider(k) }
-            case .first(let c)?: for k in 0..<Swift.min(c, n) { consider(k) }
-            case .last(let c)?: for k in Swift.max(0, n - c)..<n { consider(k) }
-            case nil: break  // every row: `plan.positional` laid it out (no id, kind or tag)
-            }
+            // Without a position, every row: `plan.positional` laid it out (no id, kind or tag).
+            forEachPlace(of: selector, count: n, consider)
         }
-        var s = SectionRanges(), e = SectionRanges()
-        s.appendSection(start)
-        e.appendSection(end)
-        return (SectionRanges.union([s], in: 0), SectionRanges.union([e], in: 0))
+        return normalized(start, end)
     }
 
     /// Whether the rule holds no row of section `u`.
@@ -363,9 +418,14 @@ package struct RuleBinder {
         let plan = HoldPlan(selector, anchor: anchor, pins: pins)
         // By content alone (the rows follow moves), by position alone (the indices stay), or both.
         let byContent = selector.isPlain ? selector.filtersAttributes && selector.position == nil : selector.isContentOnly
+        // A list of plain selectors that each name a position: laid out again from their places.
+        let listItems = selector.alternatives.flatMap { items in
+            selector.not.isEmpty && selector.others.isEmpty && items.allSatisfy({ $0.isPlain && $0.position != nil }) ? items : nil
+        }
         // Position and content together: a plain selector's rows are laid out again after a
-        // move (HeldRows.layout, the places its position names); a list or `not` is not followed.
-        if !byContent && !selector.isPlain { followsMoves = false }
+        // move (HeldRows.layout, the places its position names), and so are such a list's; any
+        // other list or `not` is not followed.
+        if !byContent && !selector.isPlain && listItems == nil { followsMoves = false }
         let chosen = sections(selector.section)
         let contentFlags = contentFlags(selector)
         let matcher = selector.isPlain || contentFlags != nil ? nil : RowMatcher(selector, &self)
@@ -408,7 +468,8 @@ package struct RuleBinder {
         }
         return HeldRows(start: start, end: end, pins: pins, word: word, followsRows: byContent, sections: chosen,
                         layout: byContent || !selector.isPlain ? nil : (selector, plan),
-                        joining: byContent && selector.isPlain ? (selector, plan) : nil)
+                        joining: byContent && selector.isPlain ? (selector, plan) : nil,
+                        list: listItems.map { items in (items.map { ($0, sections($0.section)) }, plan) })
     }
 
     /// The first index in `from..<to` whose flag is `value`, reading eight flags per load (a
