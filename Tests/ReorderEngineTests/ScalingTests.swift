@@ -8,8 +8,10 @@ import ReorderPolicy
 /// quadratic path 64, so the bound catches superlinear code with room for a noisy machine; it
 /// is a guard, not a measurement (BENCHMARKS.md, "Scaling", has the figures).
 @Suite(.serialized) struct ScalingTests {
-    /// Rules that scan rows (a tag, a kind, a `not`) and the pin of issue #26's quadratic
-    /// retarget (`last` with `anchor: start`: every row it holds is a pin the block can shift).
+    /// Rules that scan rows (a tag, a kind, a `not`), the pin of issue #26's quadratic
+    /// retarget (`last` with `anchor: start`: every row it holds is a pin the block can shift)
+    /// and the list of positions and kinds of policies/chats.yaml (`diff` bound it again per
+    /// move until it was laid out again from its places).
     static let policy: CompiledPolicy = {
         let text = """
             reorder-policy: 1
@@ -19,6 +21,7 @@ import ReorderPolicy
               - pin: { kind: header }
               - pin: { last: 5000, anchor: start }
               - accept: { section: 1, rows: { not: { id: x } } }
+              - pin: [{ first: 1, kind: folder }, { last: 1, kind: invite }]
             section-rules:
               - lock: { section: { kind: archive } }
             """
@@ -32,7 +35,7 @@ import ReorderPolicy
         for k in 0..<n {
             rows.append(Row(id: "r\(k)", kind: k % 997 == 500 ? "header" : nil, tags: k % 991 == 400 ? ["blocked"] : []))
         }
-        return Table(sections: [Section(id: "main", rows: rows), Section(id: "side", rows: (0..<10).map { Row(id: "s\($0)") })])
+        return Table(sections: [Section(id: "main", rows: rows), Section(id: "side", rows: (0..<10).map { Row(id: "s\($0)", kind: $0 == 0 ? "folder" : $0 == 9 ? "invite" : nil) })])
     }
 
     /// The fastest of `runs` runs, in seconds.
