@@ -11,7 +11,8 @@
 ///   binding does not follow, ``followsMoves``);
 /// - the held rows of rules that choose rows by content (``HeldRows/followsRows``); rules
 ///   that choose rows by position hold the same indices; rules that choose them by position
-///   and content are laid out again from the rows now in those places (``HeldRows/layout``);
+///   and content are laid out again from the rows now in those places (``HeldRows/layout``,
+///   and ``HeldRows/list`` for a list of such selectors);
 /// - the union of the held rows in that section, and the numbers derived from it.
 ///
 /// A move to another section changes two counts: see `followAcross`.
