@@ -11,8 +11,8 @@
 ///   binding does not follow, ``followsMoves``);
 /// - the held rows of rules that choose rows by content (``HeldRows/followsRows``); rules
 ///   that choose rows by position hold the same indices; rules that choose them by position
-///   and content are laid out again from the rows now in those places (``HeldRows/layout``,
-///   and ``HeldRows/list`` for a list of such selectors);
+///   and content, or by a list of such selectors, are laid out again from the rows now in
+///   those places (``HeldRows/layout``);
 /// - the union of the held rows in that section, and the numbers derived from it.
 ///
 /// A move to another section changes two counts: see `followAcross`.
@@ -120,12 +120,7 @@ extension BoundPolicy {
         }
         if !counting.isEmpty {
             // Which sections are full or at their minimum for the counted rows: O(sections).
-            let packed = Self.admissions(effects, counts: counts, open: openToDrops)
-            admissions = packed.admissions
-            exitGuards = packed.exitGuards
-            admissionFrom = packed.from
-            admissionMask = packed.mask
-            openGroups = packed.groups
+            (admissions, exitGuards, admissionFrom, admissionMask, openGroups) = Self.admissions(effects, counts: counts, open: openToDrops)
         }
         return true
     }

@@ -203,12 +203,7 @@ public struct BoundPolicy: Sendable {
         for case let fixed? in effects.map({ $0.fixedOrder }) {
             for u in 0..<sectionCount where fixed[u] { fixedOrder[u] = true }
         }
-        let packed = Self.admissions(effects, counts: counts, open: openToDrops)
-        admissions = packed.admissions
-        exitGuards = packed.exitGuards
-        admissionFrom = packed.from
-        admissionMask = packed.mask
-        openGroups = packed.groups
+        (admissions, exitGuards, admissionFrom, admissionMask, openGroups) = Self.admissions(effects, counts: counts, open: openToDrops)
         let summaries = Self.summaries(
             counts: counts, holds: holds, canGive: limits.canGive, fixedOrder: fixedOrder,
             staying: stayingQueries, plans: queryPlans, inSection: queryInSection)

@@ -182,6 +182,11 @@ import ReorderPolicy
             var bound = compiled.bind(table)
             #expect(throws: MoveError.self, "\(move)") { try bound.follow(move) }
         }
+        // A section move, on the section rules' binding that follows them.
+        for move in [Move.section(from: 2, to: 0), .section(from: 0, to: -1)] {
+            var sections = compiled.bindSections(table)
+            #expect(throws: MoveError.self, "\(move)") { try sections.follow(move) }
+        }
     }
 
     /// A binding of the section rules alone (`diff`'s leading section moves) decides every

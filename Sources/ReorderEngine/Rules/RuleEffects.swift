@@ -39,25 +39,23 @@ package struct HeldRows: Sendable {
     /// they keep their hold as they move, within a section and between sections the rule
     /// chooses alike; a row moved into a section the rule does not choose loses it, and one
     /// moved into a chosen section from one not chosen is tested (``joining``). False when
-    /// chosen by position, alone (the same
-    /// indices stay held) or with content (laid out again, ``layout``). (A list or `not` that
-    /// reads positions makes its binding unable to follow moves: ``RuleBinder/followsMoves``.)
+    /// chosen by position, alone (the same indices stay held) or with content (laid out again,
+    /// ``layout``). (Another list or `not` that reads positions makes its binding unable to
+    /// follow moves: ``RuleBinder/followsMoves``.)
     let followsRows: Bool
     /// The sections the rule's selector chooses.
     let sections: [Bool]
     /// For rows chosen by position (`first`, `last`, `index`), alone or with ids, kinds and
-    /// tags: the selector and its plan. A section's held rows then follow from its row count
-    /// and the rows now in the chosen places, and are laid out again after a move.
-    let layout: (selector: CompiledRowSelector, plan: HoldPlan)?
+    /// tags: the plain selector, or a list's items that are each such a selector (`[{ first:
+    /// 1, kind: folder }, { last: 1 }]`), each with the sections it chooses, and the rule's
+    /// plan. A section's held rows then follow from its row count and the rows now in the
+    /// chosen places, and are laid out again after a move.
+    let layout: (items: [(selector: CompiledRowSelector, chosen: [Bool])], plan: HoldPlan)?
     /// For rows chosen by content alone with a plain selector: the selector and its plan, to
     /// test a row that moves into a chosen section from one not chosen. (A list or `not`
     /// chosen by content alone has no `section` at any depth, ``CompiledRowSelector/isContentOnly``:
     /// it chooses every section, so no row moves between one it chooses and one it does not.)
     let joining: (selector: CompiledRowSelector, plan: HoldPlan)?
-    /// For a list whose items are plain selectors that each name a position (`[{ first: 1,
-    /// kind: folder }, { last: 1 }]`): the items, each with the sections it chooses, and the
-    /// rule's plan. Held rows are laid out again as for ``layout``, from every item's places.
-    let list: (items: [(selector: CompiledRowSelector, chosen: [Bool])], plan: HoldPlan)?
 
     /// The row now at an index of a section, for laying held rows out again.
     typealias RowAt = (_ section: Int, _ index: Int) -> Row
@@ -69,10 +67,8 @@ package struct HeldRows: Sendable {
         if followsRows {
             start.followRow(in: u, from: a, to: b)
             end.followRow(in: u, from: a, to: b)
-        } else if let layout, layout.selector.filtersAttributes {
+        } else if let layout, layout.items.contains(where: { $0.selector.filtersAttributes }) {
             relayOut(u, layout, count: n, rows: rows)
-        } else if let list, list.items.contains(where: { $0.selector.filtersAttributes }) {
-            relayOut(u, list, count: n, rows: rows)
         }
     }
 
@@ -87,8 +83,6 @@ package struct HeldRows: Sendable {
     mutating func followRow(from: Position, to: Position, counts: [Int], rows: RowAt) {
         if let layout {
             for u in [from.section, to.section] { relayOut(u, layout, count: counts[u], rows: rows) }
-        } else if let list {
-            for u in [from.section, to.section] { relayOut(u, list, count: counts[u], rows: rows) }
         } else if followsRows {
             var inStart = start.removeRow(in: from.section, at: from.row)
             var inEnd = end.removeRow(in: from.section, at: from.row)
@@ -108,42 +102,10 @@ package struct HeldRows: Sendable {
         }
     }
 
-    private mutating func relayOut(_ u: Int, _ layout: (selector: CompiledRowSelector, plan: HoldPlan), count n: Int, rows: RowAt) {
-        let laid = Self.layOut(layout.selector, layout.plan, section: u, chosen: sections[u], count: n, rows: rows)
-        start.replaceSection(u, normalized: laid.start)
-        end.replaceSection(u, normalized: laid.end)
-    }
-
     private mutating func relayOut(
-        _ u: Int, _ list: (items: [(selector: CompiledRowSelector, chosen: [Bool])], plan: HoldPlan), count n: Int, rows: RowAt
+        _ u: Int, _ layout: (items: [(selector: CompiledRowSelector, chosen: [Bool])], plan: HoldPlan), count n: Int, rows: RowAt
     ) {
-        // Every item's places in the section; a row any item selects is held, through the end
-        // when some item that selects it counts from the end (as `RowMatcher` matches a list).
-        var hits: [(k: Int, fromEnd: Bool)] = []
-        for (selector, chosen) in list.items where chosen[u] {
-            let test = AttributeTest(selector, memo: nil)
-            Self.forEachPlace(of: selector, count: n) { k in
-                let (matches, fromEnd) = selector.matchesPosition(k, of: n)
-                guard matches else { return }
-                if selector.filtersAttributes {
-                    guard withUnsafePointer(to: rows(u, k), { test.matches(u, k, $0) }) else { return }
-                }
-                hits.append((k, fromEnd))
-            }
-        }
-        hits.sort { $0.k < $1.k }
-        var startRanges: [(Int, Int)] = [], endRanges: [(Int, Int)] = []
-        var i = 0
-        while i < hits.count {
-            let k = hits[i].k
-            var fromEnd = false
-            while i < hits.count && hits[i].k == k {
-                fromEnd = fromEnd || hits[i].fromEnd
-                i += 1
-            }
-            RuleBinder.append(k, end: list.plan.anchorsEnd(fromEnd), start: &startRanges, endRanges: &endRanges)
-        }
-        let laid = Self.normalized(startRanges, endRanges)
+        let laid = Self.layOut(layout.items, layout.plan, section: u, count: n, rows: rows)
         start.replaceSection(u, normalized: laid.start)
         end.replaceSection(u, normalized: laid.end)
     }
@@ -168,25 +130,41 @@ package struct HeldRows: Sendable {
         return (SectionRanges.union([s], in: 0), SectionRanges.union([e], in: 0))
     }
 
-    /// The rows a plain selector with a position holds in section `u` of `n` rows: only the
-    /// places its position names are looked at (the first or last `count`, the listed
-    /// indices), and the rows there tested for ids, kinds and tags.
-    static func layOut(_ selector: CompiledRowSelector, _ plan: HoldPlan, section u: Int, chosen: Bool, count n: Int, rows: RowAt)
-        -> (start: (lows: [Int], highs: [Int]), end: (lows: [Int], highs: [Int])) {
+    /// The rows a plain selector with a position, or a list of them (`items`, each with the
+    /// sections it chooses), holds in section `u` of `n` rows: only the places each position
+    /// names are looked at (the first or last `count`, the listed indices), and the rows there
+    /// tested for ids, kinds and tags. A row any item selects is held, through the end when an
+    /// item that selects it counts from the end (as `RowMatcher` matches a list).
+    static func layOut(
+        _ items: [(selector: CompiledRowSelector, chosen: [Bool])], _ plan: HoldPlan, section u: Int, count n: Int, rows: RowAt
+    ) -> (start: (lows: [Int], highs: [Int]), end: (lows: [Int], highs: [Int])) {
         var start: [(Int, Int)] = [], end: [(Int, Int)] = []
-        if chosen && !plan.positional(n, start: &start, end: &end) {
+        // No item chooses the section, or one selector's position alone lays it out.
+        guard items.contains(where: { $0.chosen[u] }), !plan.positional(n, start: &start, end: &end) else {
+            return normalized(start, end)
+        }
+        var hits: [(k: Int, fromEnd: Bool)] = []
+        for (selector, chosen) in items where chosen[u] {
             let test = AttributeTest(selector, memo: nil)
-            func consider(_ k: Int) {
+            forEachPlace(of: selector, count: n) { k in
                 let (matches, fromEnd) = selector.matchesPosition(k, of: n)
                 guard matches else { return }
                 if selector.filtersAttributes {
-                    let row = rows(u, k)
-                    guard withUnsafePointer(to: row, { test.matches(u, k, $0) }) else { return }
+                    guard withUnsafePointer(to: rows(u, k), { test.matches(u, k, $0) }) else { return }
                 }
-                RuleBinder.append(k, end: plan.anchorsEnd(fromEnd), start: &start, endRanges: &end)
+                hits.append((k, fromEnd))
             }
-            // Without a position, every row: `plan.positional` laid it out (no id, kind or tag).
-            forEachPlace(of: selector, count: n, consider)
+        }
+        if items.count > 1 { hits.sort { $0.k < $1.k } }  // one item's places come ascending
+        var i = 0
+        while i < hits.count {
+            let k = hits[i].k
+            var fromEnd = false
+            while i < hits.count && hits[i].k == k {
+                fromEnd = fromEnd || hits[i].fromEnd
+                i += 1
+            }
+            RuleBinder.append(k, end: plan.anchorsEnd(fromEnd), start: &start, endRanges: &end)
         }
         return normalized(start, end)
     }
@@ -423,8 +401,8 @@ package struct RuleBinder {
             selector.not.isEmpty && selector.others.isEmpty && items.allSatisfy({ $0.isPlain && $0.position != nil }) ? items : nil
         }
         // Position and content together: a plain selector's rows are laid out again after a
-        // move (HeldRows.layout, the places its position names), and so are such a list's; any
-        // other list or `not` is not followed.
+        // move (HeldRows.layout, the places its position names), and so are such a list's items';
+        // any other list or `not` is not followed.
         if !byContent && !selector.isPlain && listItems == nil { followsMoves = false }
         let chosen = sections(selector.section)
         let contentFlags = contentFlags(selector)
@@ -467,9 +445,9 @@ package struct RuleBinder {
             end.appendSection(endBuffer)
         }
         return HeldRows(start: start, end: end, pins: pins, word: word, followsRows: byContent, sections: chosen,
-                        layout: byContent || !selector.isPlain ? nil : (selector, plan),
-                        joining: byContent && selector.isPlain ? (selector, plan) : nil,
-                        list: listItems.map { items in (items.map { ($0, sections($0.section)) }, plan) })
+                        layout: byContent ? nil : selector.isPlain ? ([(selector, chosen)], plan)
+                            : listItems.map { items in (items.map { ($0, sections($0.section)) }, plan) },
+                        joining: byContent && selector.isPlain ? (selector, plan) : nil)
     }
 
     /// The first index in `from..<to` whose flag is `value`, reading eight flags per load (a
