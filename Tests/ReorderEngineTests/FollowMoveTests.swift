@@ -159,6 +159,13 @@ import ReorderPolicy
         // again from every item's places; a row two items select counts from the end if either does.
         "  - pin: [{ last: 2, tag: x }, { first: 2, kind: status }]\n",
         "  - pin: [{ first: 2, tag: x }, { index: -1, kind: status, section: [1, 2] }, { last: 2, id: [a, b] }]\n  - lock: [{ index: [0, -2], section: 0 }, { last: 1 }]\n",
+        // Lists whose items name a position or not: the rows the others hold by content go
+        // with their rows, the places are laid out again, a row both hold counts from the end
+        // when its place does; items choosing some sections only (a row joining one is tested).
+        "  - pin: [{ kind: status }, { last: 1 }]\n",
+        "  - lock: [{ tag: x, section: 0 }, { first: 2 }]\n  - pin: [{ id: a, section: [1, 2] }, { index: -1, tag: x }, { kind: status }]\n",
+        "  - pin: [{ kind: status }, { last: 2 }, { first: 1, tag: x }]\n  - reserve: { first: 1, section: 2 }\n",
+        "  - pin: [{ section: 1 }, { id: [a, b] }]\n  - lock: [{ kind: status, section: 0 }, { tag: x, section: -1 }]\n",
         // Counts of chosen rows (SPEC §12): full and low sections change as rows cross.
         "  - capacity: { section: [0, 1], max: 2, min: 1, rows: { tag: x } }\n  - pin: { last: 1 }\n",
         "  - capacity: { section: [0, 1, 2, 3], max: 3, min: 2, rows: { not: { kind: status } } }\n  - capacity: { section: 2, max: 1, rows: { id: [a, b] } }\n",

@@ -56,6 +56,45 @@ package struct HeldRows: Sendable {
     /// chosen by content alone has no `section` at any depth, ``CompiledRowSelector/isContentOnly``:
     /// it chooses every section, so no row moves between one it chooses and one it does not.)
     let joining: (selector: CompiledRowSelector, plan: HoldPlan)?
+    /// For a list of plain selectors some of whose items name no position (`[{ kind: header },
+    /// { last: 1 }]`): the rows those items hold by content, which follow their rows, and
+    /// the items. ``layout`` then holds the items that name a position, and a section's held
+    /// rows are both parts again after a move (``relayOut``).
+    private(set) var listContent: ListContent? = nil
+
+    /// The rows a list's items that name no position hold (by id, kind and tag, in the
+    /// sections each chooses), anchored alike (``HoldPlan/anchorsEnd(_:)`` of `false`).
+    struct ListContent: Sendable {
+        let items: [(selector: CompiledRowSelector, chosen: [Bool])]
+        let toEnd: Bool
+        var start: SectionRanges
+        var end: SectionRanges
+
+        /// Whether an item chooses section `u` and matches `row`'s content.
+        func holds(_ row: Row, in u: Int) -> Bool { items.contains { $0.chosen[u] && $0.selector.matchesAttributes(row) } }
+
+        /// Binds `items` to `table`: the rows they hold, section by section.
+        init(_ items: [(selector: CompiledRowSelector, chosen: [Bool])], toEnd: Bool, table: Table) {
+            self.items = items
+            self.toEnd = toEnd
+            var start = SectionRanges(), end = SectionRanges()
+            var buffer: [(Int, Int)] = [], none: [(Int, Int)] = []
+            for u in table.sections.indices {
+                buffer.removeAll(keepingCapacity: true)
+                if items.contains(where: { $0.chosen[u] }) {
+                    table.sections[u].rows.withUnsafeBufferPointer { rows in
+                        for k in rows.indices where items.contains(where: { $0.chosen[u] && $0.selector.matchesAttributes(rows[k]) }) {
+                            RuleBinder.append(k, end: false, start: &buffer, endRanges: &none)
+                        }
+                    }
+                }
+                start.appendSection(toEnd ? [] : buffer)
+                end.appendSection(toEnd ? buffer : [])
+            }
+            self.start = start
+            self.end = end
+        }
+    }
 
     /// The row now at an index of a section, for laying held rows out again.
     typealias RowAt = (_ section: Int, _ index: Int) -> Row
@@ -67,6 +106,10 @@ package struct HeldRows: Sendable {
         if followsRows {
             start.followRow(in: u, from: a, to: b)
             end.followRow(in: u, from: a, to: b)
+        } else if listContent != nil, let layout {
+            listContent?.start.followRow(in: u, from: a, to: b)
+            listContent?.end.followRow(in: u, from: a, to: b)
+            relayOut(u, layout, count: n, rows: rows)
         } else if let layout, layout.items.contains(where: { $0.selector.filtersAttributes }) {
             relayOut(u, layout, count: n, rows: rows)
         }
@@ -82,6 +125,14 @@ package struct HeldRows: Sendable {
     /// from one not chosen. `counts` are the row counts after the move.
     mutating func followRow(from: Position, to: Position, counts: [Int], rows: RowAt) {
         if let layout {
+            if let content = listContent {
+                // The row leaves the content part of its section and is tested in the other.
+                let member = content.holds(rows(to.section, to.row), in: to.section)
+                _ = listContent?.start.removeRow(in: from.section, at: from.row)
+                _ = listContent?.end.removeRow(in: from.section, at: from.row)
+                listContent?.start.insertRow(in: to.section, at: to.row, member: member && !content.toEnd)
+                listContent?.end.insertRow(in: to.section, at: to.row, member: member && content.toEnd)
+            }
             for u in [from.section, to.section] { relayOut(u, layout, count: counts[u], rows: rows) }
         } else if followsRows {
             var inStart = start.removeRow(in: from.section, at: from.row)
@@ -105,9 +156,43 @@ package struct HeldRows: Sendable {
     private mutating func relayOut(
         _ u: Int, _ layout: (items: [(selector: CompiledRowSelector, chosen: [Bool])], plan: HoldPlan), count n: Int, rows: RowAt
     ) {
-        let laid = Self.layOut(layout.items, layout.plan, section: u, count: n, rows: rows)
+        var laid = Self.layOut(layout.items, layout.plan, section: u, count: n, rows: rows)
+        if let listContent { laid = Self.joined(laid, listContent.start.ranges(u), listContent.end.ranges(u)) }
         start.replaceSection(u, normalized: laid.start)
         end.replaceSection(u, normalized: laid.end)
+    }
+
+    /// The rows laid out from a list's places joined with those its other items hold by content
+    /// (`start` and `end` of one section): a row in both is held through the end when either
+    /// part holds it so (as `RowMatcher` matches a list).
+    static func joined(
+        _ laid: (start: (lows: [Int], highs: [Int]), end: (lows: [Int], highs: [Int])), _ start: [(Int, Int)], _ end: [(Int, Int)]
+    ) -> (start: (lows: [Int], highs: [Int]), end: (lows: [Int], highs: [Int])) {
+        guard !start.isEmpty || !end.isEmpty else { return laid }
+        func ranges(_ r: (lows: [Int], highs: [Int])) -> [(Int, Int)] { r.lows.indices.map { (r.lows[$0], r.highs[$0]) } }
+        let (s, e) = normalized(ranges(laid.start) + start, ranges(laid.end) + end)
+        // The start rows less the end ones, both sorted and disjoint.
+        var lows: [Int] = [], highs: [Int] = [], j = 0
+        for k in s.lows.indices {
+            var lo = s.lows[k]
+            let hi = s.highs[k]
+            while j < e.lows.count && e.highs[j] < lo { j += 1 }
+            var m = j
+            while lo <= hi {
+                guard m < e.lows.count, e.lows[m] <= hi else {
+                    lows.append(lo)
+                    highs.append(hi)
+                    break
+                }
+                if e.lows[m] > lo {
+                    lows.append(lo)
+                    highs.append(e.lows[m] - 1)
+                }
+                lo = e.highs[m] + 1
+                m += 1
+            }
+        }
+        return ((lows, highs), e)
     }
 
     /// Calls `body` with each index of a section of `n` rows that `selector`'s position names
@@ -396,9 +481,10 @@ package struct RuleBinder {
         let plan = HoldPlan(selector, anchor: anchor, pins: pins)
         // By content alone (the rows follow moves), by position alone (the indices stay), or both.
         let byContent = selector.isPlain ? selector.filtersAttributes && selector.position == nil : selector.isContentOnly
-        // A list of plain selectors that each name a position: laid out again from their places.
+        // A list of plain selectors: those that name a position are laid out again from their
+        // places, the rows the others hold by content follow their rows (HeldRows.listContent).
         let listItems = selector.alternatives.flatMap { items in
-            selector.not.isEmpty && selector.others.isEmpty && items.allSatisfy({ $0.isPlain && $0.position != nil }) ? items : nil
+            selector.not.isEmpty && selector.others.isEmpty && items.allSatisfy(\.isPlain) ? items : nil
         }
         // Position and content together: a plain selector's rows are laid out again after a
         // move (HeldRows.layout, the places its position names), and so are such a list's items';
@@ -444,10 +530,15 @@ package struct RuleBinder {
             start.appendSection(startBuffer)
             end.appendSection(endBuffer)
         }
+        let listed: [(selector: CompiledRowSelector, chosen: [Bool])]? = byContent ? nil
+            : listItems.map { items in items.map { (selector: $0, chosen: sections($0.section)) } }
+        let contentItems = listed?.filter { $0.selector.position == nil } ?? []
         return HeldRows(start: start, end: end, pins: pins, word: word, followsRows: byContent, sections: chosen,
                         layout: byContent ? nil : selector.isPlain ? ([(selector, chosen)], plan)
-                            : listItems.map { items in (items.map { ($0, sections($0.section)) }, plan) },
-                        joining: byContent && selector.isPlain ? (selector, plan) : nil)
+                            : listed.map { items in (items.filter { $0.selector.position != nil }, plan) },
+                        joining: byContent && selector.isPlain ? (selector, plan) : nil,
+                        listContent: contentItems.isEmpty ? nil
+                            : HeldRows.ListContent(contentItems, toEnd: plan.anchorsEnd(false), table: table))
     }
 
     /// The first index in `from..<to` whose flag is `value`, reading eight flags per load (a
