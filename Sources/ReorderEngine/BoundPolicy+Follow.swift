@@ -40,6 +40,7 @@ extension BoundPolicy {
         let s = from.section, a = from.row, b = to.row
         guard a != b else { return true }
         moveInOrder(from, to)
+        followQueries(in: [s], moved: to)
 
         // Held rows chosen by content go with their rows; rows chosen by position and content
         // are laid out again from the rows now in those places.
@@ -85,6 +86,7 @@ extension BoundPolicy {
         moveInOrder(from, to)
         counts[s] -= 1
         counts[t] += 1
+        followQueries(in: [s, t], moved: to)
         for (k, e) in counting.enumerated() {
             let q = effects[e].limits!.rows!
             if countedBefore[k] { effects[e].limits!.counted![s] -= 1 }
@@ -123,6 +125,31 @@ extension BoundPolicy {
             (admissions, exitGuards, admissionFrom, admissionMask, openGroups) = Self.admissions(effects, counts: counts, open: openToDrops)
         }
         return true
+    }
+
+    /// Tests again, in sections `sections` (with their counts after the move), the rows whose
+    /// match of a list or `not` that reads positions or sections a move can change: the moved
+    /// row, now at `moved`, and those at the places ``QueryFollower/places(count:into:)`` names.
+    private mutating func followQueries(in sections: [Int], moved: Position) {
+        guard !queryFollowers.isEmpty, let order = rowOrder else { return }
+        var places: [Int] = []
+        for follower in queryFollowers {
+            for u in sections {
+                let n = counts[u]
+                places.removeAll(keepingCapacity: true)
+                follower.places(count: n, into: &places)
+                if u == moved.section { places.append(moved.row) }
+                for k in places where k >= 0 && k < n {
+                    let node = order.node(in: u, at: k)
+                    let (v, i) = Self.boundPlace(of: node, rowBase)
+                    let matches = boundTable.sections[v].rows.withUnsafeBufferPointer { rows in
+                        // The row is at index `i` of its bound section: the buffer has an address.
+                        follower.matcher.match(u, k, n, rows.baseAddress! + i).matches
+                    }
+                    queryAttributes[follower.query][node] = matches
+                }
+            }
+        }
     }
 
     /// The rows now in each place (after ``moveInOrder(_:_:)``), read without holding `self`.

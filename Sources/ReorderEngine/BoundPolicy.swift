@@ -121,7 +121,12 @@ public struct BoundPolicy: Sendable {
     let querySelectors: [CompiledRowSelector]
     let queryInSection: [Bool]
     let queryPlans: [QueryPlan]
-    let queryAttributes: [[Bool]]
+    /// Rows in the order they were bound; after ``follow(_:)`` read through ``rowOrder``. A
+    /// list's or `not`'s flags that read positions are tested again after a move
+    /// (``queryFollowers``).
+    var queryAttributes: [[Bool]]
+    /// The lists and `not`s among the queries whose match reads positions or sections.
+    let queryFollowers: [QueryFollower]
     /// Rows that may not leave their section (every `staying`).
     let stayingQueries: [QueryID]
     /// Every `admission`, in rule order, then one per `capacity` with `rows` whose `max` some
@@ -186,6 +191,7 @@ public struct BoundPolicy: Sendable {
         queryInSection = binder.queryInSection
         queryPlans = binder.queryPlans
         queryAttributes = binder.queryAttributes
+        queryFollowers = binder.queryFollowers
 
         // 3. Their union, packed.
         let holds = PackedHolds(effects, counts: counts)
@@ -218,11 +224,12 @@ public struct BoundPolicy: Sendable {
         fixedPinned = sections.fixedPinned
         movingPinned = sections.movingPinned
 
-        // A count of rows chosen by content and position changes when rows move within a section.
-        let plans = queryPlans
+        // A count of rows chosen by content and position changes when rows move within a
+        // section (a plain selector, or a list or `not` that reads positions or sections).
+        let plans = queryPlans, followed = Set(queryFollowers.map(\.query))
         followsMoves = binder.followsMoves && !effects.contains { e in
             guard let q = e.limits?.rows else { return false }
-            return plans[q.index].position != .any && plans[q.index].filtersAttributes
+            return (plans[q.index].position != .any && plans[q.index].filtersAttributes) || followed.contains(q.index)
         }
     }
 

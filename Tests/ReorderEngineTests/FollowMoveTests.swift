@@ -166,6 +166,11 @@ import ReorderPolicy
         "  - lock: [{ tag: x, section: 0 }, { first: 2 }]\n  - pin: [{ id: a, section: [1, 2] }, { index: -1, tag: x }, { kind: status }]\n",
         "  - pin: [{ kind: status }, { last: 2 }, { first: 1, tag: x }]\n  - reserve: { first: 1, section: 2 }\n",
         "  - pin: [{ section: 1 }, { id: [a, b] }]\n  - lock: [{ kind: status, section: 0 }, { tag: x, section: -1 }]\n",
+        // Queries that are lists or `not`s reading positions or sections: the rows at the
+        // places they name, and the moved row, are tested again.
+        "  - keep-in-section: { not: [{ first: 1 }, { kind: status }] }\n",
+        "  - accept: { section: 1, rows: [{ last: 2 }, { index: [0, -2], tag: x }, { not: { index: 1 } }] }\n  - pin: { kind: status }\n",
+        "  - keep-in-section: [{ section: 0, not: { tag: x } }, { last: 1, section: [1, 2] }]\n  - lock: { first: 1, section: 2 }\n",
         // Counts of chosen rows (SPEC §12): full and low sections change as rows cross.
         "  - capacity: { section: [0, 1], max: 2, min: 1, rows: { tag: x } }\n  - pin: { last: 1 }\n",
         "  - capacity: { section: [0, 1, 2, 3], max: 3, min: 2, rows: { not: { kind: status } } }\n  - capacity: { section: 2, max: 1, rows: { id: [a, b] } }\n",

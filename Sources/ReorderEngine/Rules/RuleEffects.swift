@@ -356,6 +356,9 @@ package struct RuleBinder {
     private(set) var queryInSection: [Bool] = []
     private(set) var queryPlans: [QueryPlan] = []
     private(set) var queryAttributes: [[Bool]] = []
+    /// For each list or `not` whose flags hold the whole match, position or sections included:
+    /// what re-tests the rows whose match a move can change (``QueryFollower``).
+    private(set) var queryFollowers: [QueryFollower] = []
 
     // Scratch buffers reused across rules and sections, so binding allocates per rule, not per section.
     private var startBuffer: [(Int, Int)] = []
@@ -410,7 +413,14 @@ package struct RuleBinder {
             queryAttributes.append(flags)
         } else if !selector.isPlain {
             // A list or a `not`: the flags are the whole match, position included (QueryPlan: any).
-            followsMoves = false
+            // After a move only rows at the places its positions name change their match, and
+            // the moved row: a follower tests those again (keys the fast paths do not know are
+            // not followed).
+            if selector.readsOtherKeys {
+                followsMoves = false
+            } else {
+                queryFollowers.append(QueryFollower(query: id.index, selector, RowMatcher(selector, &self, memo: false)))
+            }
             let matcher = RowMatcher(selector, &self)
             var flags = [Bool]()
             flags.reserveCapacity(counts.reduce(0, +))

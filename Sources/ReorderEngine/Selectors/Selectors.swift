@@ -214,6 +214,16 @@ struct CompiledRowSelector: Sendable, Equatable {
             && (alternatives ?? []).allSatisfy(\.isContentOnly)
     }
 
+    /// Whether keys the fast paths do not know appear at any depth of its lists and `not`.
+    var readsOtherKeys: Bool {
+        !others.isEmpty || not.contains(where: \.readsOtherKeys) || (alternatives ?? []).contains(where: \.readsOtherKeys)
+    }
+
+    /// Every position named at any depth of its lists and `not`.
+    var positionsRead: [RowPositionFilter] {
+        (position.map { [$0] } ?? []) + not.flatMap(\.positionsRead) + (alternatives ?? []).flatMap(\.positionsRead)
+    }
+
     /// Whether `row`'s content matches the whole selector, lists and `not` included (as
     /// ``RowMatcher`` does; meaningful when ``isContentOnly``).
     func matchesContent(_ row: Row) -> Bool {
@@ -267,12 +277,15 @@ final class RowMatcher {
 
     // A class, read through index loops: matching a row copies no matcher (a struct of arrays
     // would be retained and released at every nested call, once per row).
-    init(_ selector: CompiledRowSelector, _ binder: inout RuleBinder) {
+    /// `memo`: whether the id/kind/tag tests read the bind's memo (rows as bound); a matcher
+    /// that tests rows after moves (``QueryFollower``) reads the rows themselves, and takes no
+    /// memo site.
+    init(_ selector: CompiledRowSelector, _ binder: inout RuleBinder, memo: Bool = true) {
         self.selector = selector
         inSection = selector.section?.selected(in: binder.table) ?? []
-        test = binder.attributeTest(selector)
-        not = selector.not.map { RowMatcher($0, &binder) }
-        alternatives = selector.alternatives?.map { RowMatcher($0, &binder) } ?? []
+        test = memo ? binder.attributeTest(selector) : AttributeTest(selector, memo: nil)
+        not = selector.not.map { RowMatcher($0, &binder, memo: memo) }
+        alternatives = selector.alternatives?.map { RowMatcher($0, &binder, memo: memo) } ?? []
         isList = selector.alternatives != nil
         others = selector.others.first?.bind(binder.table)
     }
@@ -344,5 +357,41 @@ struct AttributeTest {
             }
         }
         return true
+    }
+}
+
+/// A query that is a list or a `not` reading positions or sections, kept up to date as a
+/// binding follows moves (``BoundPolicy/follow(_:)``). Its flags hold each row's whole match.
+/// A move changes the match only of the moved row and of rows whose index or section count
+/// crosses a place one of its positions names: for `first: c` the rows at `c - 1` and `c`,
+/// for `last: c` those at `n - c - 1` and `n - c`, for an index `x` (or `n + x`, negative) the
+/// rows at it and beside it, `n` the section's count after the move. Those few rows are
+/// tested again (O(positions) per move, not a pass over the section).
+final class QueryFollower: @unchecked Sendable {
+    // Unchecked: every property is a constant after init, and the matcher's tests read no memo.
+    let query: Int
+    let matcher: RowMatcher
+    private let positions: [RowPositionFilter]
+
+    init(query: Int, _ selector: CompiledRowSelector, _ matcher: RowMatcher) {
+        self.query = query
+        self.matcher = matcher
+        positions = selector.positionsRead
+    }
+
+    /// The places of a section of `n` rows whose row may have changed its match (some may lie
+    /// outside `0..<n`, and some twice).
+    func places(count n: Int, into out: inout [Int]) {
+        for p in positions {
+            switch p {
+            case .first(let c): out += [c - 1, c]
+            case .last(let c): out += [n - c - 1, n - c]
+            case .indices(let list):
+                for x in list {
+                    let k = x < 0 ? n + x : x
+                    out += [k - 1, k, k + 1]
+                }
+            }
+        }
     }
 }
