@@ -7,12 +7,13 @@
 /// - the table's row (in an order-statistics tree over the rows as bound, ``rowOrder``);
 /// - its per-row query flags, which stay in the order the rows were bound and are read
 ///   through `rowOrder` (they hold content only; a plain selector's position is tested as
-///   asked; a list or `not` that reads positions keeps whole matches per row, and such a
-///   binding does not follow, ``followsMoves``);
+///   asked; a list or `not` that reads positions or sections keeps whole matches per row, and
+///   the rows whose match a move can change are tested again, ``QueryFollower``);
 /// - the held rows of rules that choose rows by content (``HeldRows/followsRows``); rules
 ///   that choose rows by position hold the same indices; rules that choose them by position
-///   and content, or by a list of such selectors, are laid out again from the rows now in
-///   those places (``HeldRows/layout``);
+///   and content, or by a list of plain selectors, are laid out again from the rows now in
+///   those places (``HeldRows/layout``), joined with the rows the list's items without a
+///   position hold by content (``HeldRows/listContent``, which follow their rows);
 /// - the union of the held rows in that section, and the numbers derived from it.
 ///
 /// A move to another section changes two counts: see `followAcross`.

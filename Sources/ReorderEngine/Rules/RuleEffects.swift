@@ -40,7 +40,8 @@ package struct HeldRows: Sendable {
     /// chooses alike; a row moved into a section the rule does not choose loses it, and one
     /// moved into a chosen section from one not chosen is tested (``joining``). False when
     /// chosen by position, alone (the same indices stay held) or with content (laid out again,
-    /// ``layout``). (Another list or `not` that reads positions makes its binding unable to
+    /// ``layout``, with ``listContent`` for a list's items that name no position). (A `not`
+    /// that reads positions or sections, or a list of lists, makes its binding unable to
     /// follow moves: ``RuleBinder/followsMoves``.)
     let followsRows: Bool
     /// The sections the rule's selector chooses.
@@ -368,10 +369,10 @@ package struct RuleBinder {
     private let memo: RowContentMemo?
     /// The next id/kind/tag test site (``RowContentMemo``).
     private var nextSite = 0
-    /// False once a rule asked for rows by content and position together (`{ first: 3, tag: x }`,
-    /// or a list or `not` that reads positions): moving a row within its section can then
-    /// change which rows are held or selected in ways the bound policy does not track, and
-    /// ``BoundPolicy/follow(_:)`` declines (the caller binds again).
+    /// False once a rule holds rows through a `not` or nested list that reads positions or
+    /// sections, or asks for rows through keys the fast paths do not know: moving a row can
+    /// then change which rows are held or selected in ways the bound policy does not track,
+    /// and ``BoundPolicy/follow(_:)`` declines (the caller binds again).
     private(set) var followsMoves = true
 
     init(table: Table, counts: [Int], memo: RowContentMemo? = nil) {
