@@ -149,6 +149,14 @@ package struct SectionRanges: Sendable {
         splice(r0..<r1, of: u, lows: edge.lows, highs: edge.highs)
     }
 
+    /// Makes row `k` of section `u` a member or not, the other rows where they are (a row whose
+    /// match changed in place). Nothing changes when it already is as asked.
+    package mutating func setMember(in u: Int, at k: Int, _ member: Bool) {
+        guard contains(u, k) != member else { return }
+        removeRow(in: u, at: k)
+        insertRow(in: u, at: k, member: member)
+    }
+
     /// The range `lo...hi` once row `a` is taken out (the rows after it move up one); nil when
     /// `a` was its only member.
     @inline(__always)

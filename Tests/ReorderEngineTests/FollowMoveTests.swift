@@ -81,7 +81,7 @@ import ReorderPolicy
         // Both paths are exercised: most policies follow, a few decline (see the suite's comment).
         #expect(followed > 250, "followed \(followed), declined \(declined)")
         #expect(across > 60, "followed \(followed) (\(across) between sections), declined \(declined)")
-        #expect(declined > 50, "followed \(followed), declined \(declined)")
+        #expect(declined > 15, "followed \(followed), declined \(declined)")
     }
 
     /// Policies whose sections take `target`'s fast path (every row kept in its section, held
@@ -167,6 +167,11 @@ import ReorderPolicy
         "  - lock: [{ tag: x, section: 0 }, { first: 2 }]\n  - pin: [{ id: a, section: [1, 2] }, { index: -1, tag: x }, { kind: status }]\n",
         "  - pin: [{ kind: status }, { last: 2 }, { first: 1, tag: x }]\n  - reserve: { first: 1, section: 2 }\n",
         "  - pin: [{ section: 1 }, { id: [a, b] }]\n  - lock: [{ kind: status, section: 0 }, { tag: x, section: -1 }]\n",
+        // Rows held through a `not` or nested list reading positions or sections: the rows at
+        // the places they name, and the moved row, are tested again.
+        "  - pin: { kind: status, not: { first: 1 } }\n  - lock: [[{ last: 1 }], { tag: x, section: 0 }]\n",
+        "  - pin: { section: [0, 1], not: [{ index: [0, -1] }, { id: a }] }\n",
+        "  - lock: { not: { last: 2, tag: x } }\n  - pin: { not: [{ section: 0 }, { first: 2 }] }\n",
         // Queries that are lists or `not`s reading positions or sections: the rows at the
         // places they name, and the moved row, are tested again.
         "  - keep-in-section: { not: [{ first: 1 }, { kind: status }] }\n",

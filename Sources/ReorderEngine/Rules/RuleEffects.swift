@@ -63,6 +63,40 @@ package struct HeldRows: Sendable {
     /// rows are both parts again after a move (``relayOut``).
     private(set) var listContent: ListContent? = nil
 
+    /// For a list or `not` that reads positions or sections and is not a list of plain
+    /// selectors (`lock: { not: { last: 1 } }`): what tests again the rows whose match a move
+    /// can change (the moved row, and those at the places its positions name). The held rows
+    /// otherwise go with their rows.
+    private(set) var retest: HeldFollower? = nil
+
+    /// A held selector's matcher and the places a move can change its match at, for
+    /// ``HeldRows/retest`` (as ``QueryFollower`` does for queries).
+    final class HeldFollower: @unchecked Sendable {
+        // Unchecked: constants after init, and the matcher's tests read no memo.
+        let follower: QueryFollower
+        let plan: HoldPlan
+
+        init(_ follower: QueryFollower, plan: HoldPlan) {
+            self.follower = follower
+            self.plan = plan
+        }
+    }
+
+    /// Tests again the rows at `places` of section `u` (of `n` rows after the move): each is
+    /// held or not, through the end or not, as the selector now matches it.
+    private mutating func testAgain(_ u: Int, count n: Int, moved: Int?, rows: RowAt) {
+        guard let retest else { return }
+        var places: [Int] = []
+        retest.follower.places(count: n, into: &places)
+        if let moved { places.append(moved) }
+        for k in places where k >= 0 && k < n {
+            let m = withUnsafePointer(to: rows(u, k)) { retest.follower.matcher.match(u, k, n, $0) }
+            let toEnd = m.matches && retest.plan.anchorsEnd(m.fromEnd)
+            start.setMember(in: u, at: k, m.matches && !toEnd)
+            end.setMember(in: u, at: k, toEnd)
+        }
+    }
+
     /// The rows a list's items that name no position hold (by id, kind and tag, in the
     /// sections each chooses), anchored alike (``HoldPlan/anchorsEnd(_:)`` of `false`).
     struct ListContent: Sendable {
@@ -107,6 +141,10 @@ package struct HeldRows: Sendable {
         if followsRows {
             start.followRow(in: u, from: a, to: b)
             end.followRow(in: u, from: a, to: b)
+        } else if retest != nil {
+            start.followRow(in: u, from: a, to: b)
+            end.followRow(in: u, from: a, to: b)
+            testAgain(u, count: n, moved: b, rows: rows)
         } else if listContent != nil, let layout {
             listContent?.start.followRow(in: u, from: a, to: b)
             listContent?.end.followRow(in: u, from: a, to: b)
@@ -125,7 +163,14 @@ package struct HeldRows: Sendable {
     /// rule chooses alike, loses it in one not chosen, and is tested in a chosen one coming
     /// from one not chosen. `counts` are the row counts after the move.
     mutating func followRow(from: Position, to: Position, counts: [Int], rows: RowAt) {
-        if let layout {
+        if retest != nil {
+            start.removeRow(in: from.section, at: from.row)
+            end.removeRow(in: from.section, at: from.row)
+            start.insertRow(in: to.section, at: to.row, member: false)
+            end.insertRow(in: to.section, at: to.row, member: false)
+            testAgain(from.section, count: counts[from.section], moved: nil, rows: rows)
+            testAgain(to.section, count: counts[to.section], moved: to.row, rows: rows)
+        } else if let layout {
             if let content = listContent {
                 // The row leaves the content part of its section and is tested in the other.
                 let member = content.holds(rows(to.section, to.row), in: to.section)
@@ -489,7 +534,6 @@ package struct RuleBinder {
     /// The rows `selector` selects, split by anchor: `anchor` when given, else `end` for rows
     /// selected through `last` or a negative index (SPEC §7). Without `pins` every row goes to `start`.
     mutating func held(_ selector: CompiledRowSelector, anchor: Anchor?, pins: Bool, word: String) -> HeldRows {
-        let plan = HoldPlan(selector, anchor: anchor, pins: pins)
         // By content alone (the rows follow moves), by position alone (the indices stay), or both.
         let byContent = selector.isPlain ? selector.filtersAttributes && selector.position == nil : selector.isContentOnly
         // A list of plain selectors: those that name a position are laid out again from their
@@ -498,9 +542,18 @@ package struct RuleBinder {
             selector.not.isEmpty && selector.others.isEmpty && items.allSatisfy(\.isPlain) ? items : nil
         }
         // Position and content together: a plain selector's rows are laid out again after a
-        // move (HeldRows.layout, the places its position names), and so are such a list's items';
-        // any other list or `not` is not followed.
-        if !byContent && !selector.isPlain && listItems == nil { followsMoves = false }
+        // move (HeldRows.layout, the places its position names), and so are such a list's items'.
+        // Any other list or `not`: the rows whose match a move can change are tested again
+        // (HeldRows.retest), unless it has keys the fast paths do not know.
+        let plan = HoldPlan(selector, anchor: anchor, pins: pins)
+        var retest: HeldRows.HeldFollower?
+        if !byContent && !selector.isPlain && listItems == nil {
+            if selector.readsOtherKeys {
+                followsMoves = false
+            } else {
+                retest = HeldRows.HeldFollower(QueryFollower(query: -1, selector, RowMatcher(selector, &self, memo: false)), plan: plan)
+            }
+        }
         let chosen = sections(selector.section)
         let contentFlags = contentFlags(selector)
         let matcher = selector.isPlain || contentFlags != nil ? nil : RowMatcher(selector, &self)
@@ -549,7 +602,8 @@ package struct RuleBinder {
                             : listed.map { items in (items.filter { $0.selector.position != nil }, plan) },
                         joining: byContent && selector.isPlain ? (selector, plan) : nil,
                         listContent: contentItems.isEmpty ? nil
-                            : HeldRows.ListContent(contentItems, toEnd: plan.anchorsEnd(false), table: table))
+                            : HeldRows.ListContent(contentItems, toEnd: plan.anchorsEnd(false), table: table),
+                        retest: retest)
     }
 
     /// The first index in `from..<to` whose flag is `value`, reading eight flags per load (a
