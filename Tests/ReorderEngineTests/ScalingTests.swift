@@ -29,6 +29,23 @@ import ReorderPolicy
         return try! PolicyLoader.load(text: text + "\n").compile()
     }()
 
+    /// Lists and `not`s that read positions: a held list whose items do not all name a
+    /// position, a held `not` of a position, and a query that is such a list (`diff` bound
+    /// each of them again per move until their matches were tested again at the places their
+    /// positions name).
+    static let listPolicy: CompiledPolicy = {
+        let text = """
+            reorder-policy: 1
+            name: scaling-lists
+            rules:
+              - pin: [{ kind: header }, { last: 1 }]
+              - lock: { tag: blocked, not: { last: 3 } }
+              - keep-in-section: { not: [{ first: 1 }, { kind: header }] }
+            """
+        // The policy above is valid: a failure here is a bug in this file.
+        return try! PolicyLoader.load(text: text + "\n").compile()
+    }()
+
     static func table(_ n: Int) -> Table {
         var rows: [Row] = []
         rows.reserveCapacity(n)
@@ -84,6 +101,11 @@ import ReorderPolicy
             var after = table
             after.sections[0].rows.reverse()
             _ = DiffReport(policy: policy, before: table, after: after)
+        }),
+        ("diff, lists and nots reading positions", { table in
+            var after = table
+            after.sections[0].rows.reverse()
+            _ = DiffReport(policy: listPolicy, before: table, after: after)
         }),
         ("diff across sections", { table in
             // A quarter of the rows moved to the other section: n / 4 moves between sections,
