@@ -282,6 +282,22 @@ extension OffsetMoveTests {
         #expect((results[0]["move"] as! [String: Any])["from"] as! [Int] == [1, 2])
     }
 
+    /// The decision words of a reversed section of twelve rows stand in one column, though
+    /// `0.11 → 0.0` is wider than `0.11 → 0.9`.
+    @Test func theTextAlignsItsDecisions() throws {
+        let ids = (0..<12).map { "r\($0)" }
+        let before = try CLI.scratch("twelve.yaml", "sections:\n  - { id: S, rows: [\(ids.joined(separator: ", "))] }\n")
+        let after = try CLI.scratch("twelve-reversed.yaml", "sections:\n  - { id: S, rows: [\(ids.reversed().joined(separator: ", "))] }\n")
+        let result = try CLI.run(["diff", "--policy", "policies/status-list.yaml", "--before", before, "--after", after])
+        let heads = result.stdout.split(separator: "\n").filter { $0.hasPrefix("0.") }
+        #expect(heads.count == 11, "\(result.stdout)")
+        // Where each line's decision word starts (none: -1, which fails below).
+        let columns = Set(heads.map { line in
+            line.firstMatch(of: /allowed|retargeted|rejected|denied/).map { line.distance(from: line.startIndex, to: $0.range.lowerBound) } ?? -1
+        })
+        #expect(columns == [13], "\(result.stdout)")
+    }
+
     @Test func exchangesAndEditsAreSaidPlainly() throws {
         let swapped = try CLI.scratch("swapped.yaml", """
             sections:

@@ -136,7 +136,9 @@ public struct DiffReport: Sendable {
     /// The report as text.
     public func text(style: TerminalStyle) -> String {
         var lines = [style.bold("change") + "  \(keyword): \(detail)"]
-        for d in decisions { lines += DecisionText.lines(d, style: style) }
+        // The decision words in one column: every move is known before the first is written.
+        let width = decisions.lazy.map { DecisionText.move($0.move).count }.max() ?? 0
+        for d in decisions { lines += DecisionText.lines(d, style: style, moveWidth: width) }
         lines.append(DecisionText.summary(summary, style: style))
         return lines.joined(separator: "\n") + "\n"
     }
