@@ -41,7 +41,10 @@ extension BoundPolicy {
         let s = from.section, a = from.row, b = to.row
         guard a != b else { return true }
         moveInOrder(from, to)
+        // Counts of chosen rows (SPEC §12) that read positions change when rows cross a place.
+        let recount = countedRows(from, to)
         followQueries(in: [s], moved: to)
+        let recounted = settle(recount)
 
         // Held rows chosen by content go with their rows; rows chosen by position and content
         // are laid out again from the rows now in those places.
@@ -66,6 +69,10 @@ extension BoundPolicy {
             mergeUnion(s, held)
         }
         repack(s, held)
+        if recounted {
+            // Which sections are full or at their minimum for the counted rows: O(sections).
+            (admissions, exitGuards, admissionFrom, admissionMask, openGroups) = Self.admissions(effects, counts: counts, open: openToDrops)
+        }
         return true
     }
 
@@ -73,26 +80,20 @@ extension BoundPolicy {
     /// counts change, so besides the row and the rules' held rows (laid out again in the two
     /// sections for rules that choose rows by position), the limits that read counts and the
     /// two sections' packed numbers are updated; a `capacity` with `rows` (SPEC §12) moves the
-    /// row between its counts and derives its admissions and exit guards again. False, with
-    /// nothing changed, when a `capacity` counts rows chosen by position.
+    /// row between its counts (and rows whose place the move changes between those it counts and
+    /// those it does not) and derives its admissions and exit guards again.
     private mutating func followAcross(_ from: Position, _ to: Position) throws(MoveError) -> Bool {
         // Checked first: the sections index every table below.
         try validate(.row(from: from, to: to))
         let s = from.section, t = to.section
-        // A `capacity` with `rows` counts the rows its query selects per section: the moving
-        // row leaves one count and may join the other when the query reads content alone.
+        // A `capacity` with `rows` counts the rows its query selects per section.
         let counting = effects.indices.filter { effects[$0].limits?.rows != nil }
-        guard counting.allSatisfy({ queryPlans[effects[$0].limits!.rows!.index].position == .any }) else { return false }
-        let countedBefore = counting.map { query(effects[$0].limits!.rows!, s, from.row) }
         moveInOrder(from, to)
         counts[s] -= 1
         counts[t] += 1
+        let recount = countedRows(from, to)
         followQueries(in: [s, t], moved: to)
-        for (k, e) in counting.enumerated() {
-            let q = effects[e].limits!.rows!
-            if countedBefore[k] { effects[e].limits!.counted![s] -= 1 }
-            if query(q, t, to.row) { effects[e].limits!.counted![t] += 1 }
-        }
+        settle(recount)
         // Slots of the sections between the two: one fewer past `s`, one more past `t`.
         if s < t {
             for u in (s + 1)...t { slotsBefore[u] -= 1 }
@@ -126,6 +127,87 @@ extension BoundPolicy {
             (admissions, exitGuards, admissionFrom, admissionMask, openGroups) = Self.admissions(effects, counts: counts, open: openToDrops)
         }
         return true
+    }
+
+    /// A count of chosen rows (a `capacity` with `rows`, SPEC §12) that a move can change: the
+    /// rows whose answer may differ after it (the moved row, and those at the places the query's
+    /// positions name, ``QueryFollower/places(_:count:into:)``), each with its answer before.
+    private struct Recount {
+        let effect: Int
+        let query: Int
+        /// Rows that stay in their section: section, index and node now, answer before.
+        var rows: [(u: Int, k: Int, node: Int, before: Bool)]
+        /// The moved row: its node, the section it left, where it is now, its answer before.
+        let moved: (node: Int, from: Int, to: Position, before: Bool)
+    }
+
+    /// What `settle` needs to update the counts of chosen rows after the row at `from` moved to
+    /// `to`: called after ``moveInOrder(_:_:)`` and the counts' update, before the query flags
+    /// are tested again (their answers before are read from them).
+    private func countedRows(_ from: Position, _ to: Position) -> [Recount] {
+        guard let order = rowOrder else { return [] }
+        let s = from.section, t = to.section, a = from.row, b = to.row
+        let movedNode = order.node(in: t, at: b)
+        // Where a row now at `k` of section `u` was, and the section's count before.
+        func before(_ u: Int, _ k: Int) -> Int {
+            if s == t { return a < b && k >= a && k < b ? k + 1 : a > b && k > b && k <= a ? k - 1 : k }
+            return u == s ? (k >= a ? k + 1 : k) : (k > b ? k - 1 : k)
+        }
+        func countBefore(_ u: Int) -> Int { s == t ? counts[u] : u == s ? counts[u] + 1 : counts[u] - 1 }
+        var out: [Recount] = []
+        var places: [Int] = []
+        for e in effects.indices {
+            guard let q = effects[e].limits?.rows?.index else { continue }
+            var rows: [(u: Int, k: Int, node: Int, before: Bool)] = []
+            let positions = querySelectors[q].positionsRead
+            for u in s == t ? [s] : [s, t] {
+                places.removeAll(keepingCapacity: true)
+                QueryFollower.places(positions, count: counts[u], into: &places)
+                for k in Set(places) where k >= 0 && k < counts[u] && !(u == t && k == b) {
+                    let node = order.node(in: u, at: k)
+                    rows.append((u, k, node, answer(q, u, before(u, k), countBefore(u), node)))
+                }
+            }
+            out.append(Recount(effect: e, query: q, rows: rows, moved: (movedNode, s, to, answer(q, s, a, countBefore(s), movedNode))))
+        }
+        return out
+    }
+
+    /// Updates the counts of chosen rows from `recount`, once the query flags are tested again.
+    /// Returns whether a count changed.
+    @discardableResult
+    private mutating func settle(_ recount: [Recount]) -> Bool {
+        var changed = false
+        for r in recount {
+            var counted = effects[r.effect].limits!.counted!
+            let before = counted
+            for row in r.rows {
+                let now = answer(r.query, row.u, row.k, counts[row.u], row.node)
+                counted[row.u] += (now ? 1 : 0) - (row.before ? 1 : 0)
+            }
+            let to = r.moved.to
+            if r.moved.before { counted[r.moved.from] -= 1 }
+            if answer(r.query, to.section, to.row, counts[to.section], r.moved.node) { counted[to.section] += 1 }
+            if counted != before {
+                effects[r.effect].limits!.counted = counted
+                changed = true
+            }
+        }
+        return changed
+    }
+
+    /// Whether query `q` selects the row `node` at index `k` of section `u` of `n` rows: as
+    /// ``query(_:_:_:)`` answers, for a place and count given (before or after a move).
+    private func answer(_ q: Int, _ u: Int, _ k: Int, _ n: Int, _ node: Int) -> Bool {
+        guard queryInSection[q &* sectionCount &+ u] else { return false }
+        let plan = queryPlans[q]
+        switch plan.position {
+        case .any: break
+        case .first: guard k < plan.count else { return false }
+        case .last: guard k >= n - plan.count else { return false }
+        case .indices: guard querySelectors[q].matchesPosition(k, of: n).matches else { return false }
+        }
+        return !plan.filtersAttributes || queryAttributes[q][node]
     }
 
     /// Tests again, in sections `sections` (with their counts after the move), the rows whose

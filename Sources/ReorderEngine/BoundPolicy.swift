@@ -112,7 +112,7 @@ public struct BoundPolicy: Sendable {
     /// Per section, the few numbers `target` needs when the section takes the fast path.
     var lanes: [FastLane]
     /// Whether ``follow(_:)`` can update this binding after a move within a section
-    /// (``RuleBinder/followsMoves``, and no count of rows chosen by content and position).
+    /// (``RuleBinder/followsMoves``: false only for selector keys the fast paths do not know).
     let followsMoves: Bool
 
     // Row queries (registered by the rules through the binder), flattened so the hot path
@@ -224,13 +224,9 @@ public struct BoundPolicy: Sendable {
         fixedPinned = sections.fixedPinned
         movingPinned = sections.movingPinned
 
-        // A count of rows chosen by content and position changes when rows move within a
-        // section (a plain selector, or a list or `not` that reads positions or sections).
-        let plans = queryPlans, followed = Set(queryFollowers.map(\.query))
-        followsMoves = binder.followsMoves && !effects.contains { e in
-            guard let q = e.limits?.rows else { return false }
-            return (plans[q.index].position != .any && plans[q.index].filtersAttributes) || followed.contains(q.index)
-        }
+        // A count of chosen rows (SPEC §12) that reads positions is counted again at the places
+        // they name after a move (`follow`'s `countedRows`).
+        followsMoves = binder.followsMoves
     }
 
     /// Every admission (the rules', then those `capacity` with `rows` derives from the counts),

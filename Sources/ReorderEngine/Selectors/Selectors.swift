@@ -381,7 +381,11 @@ final class QueryFollower: @unchecked Sendable {
 
     /// The places of a section of `n` rows whose row may have changed its match (some may lie
     /// outside `0..<n`, and some twice).
-    func places(count n: Int, into out: inout [Int]) {
+    func places(count n: Int, into out: inout [Int]) { Self.places(positions, count: n, into: &out) }
+
+    /// The places of a section of `n` rows where a selector naming `positions` may have changed
+    /// its match after a move (some may lie outside `0..<n`, and some twice).
+    static func places(_ positions: [RowPositionFilter], count n: Int, into out: inout [Int]) {
         for p in positions {
             switch p {
             case .first(let c): out += [c - 1, c]
