@@ -40,9 +40,8 @@ package struct HeldRows: Sendable {
     /// chooses alike; a row moved into a section the rule does not choose loses it, and one
     /// moved into a chosen section from one not chosen is tested (``joining``). False when
     /// chosen by position, alone (the same indices stay held) or with content (laid out again,
-    /// ``layout``, with ``listContent`` for a list's items that name no position). (A `not`
-    /// that reads positions or sections, or a list of lists, makes its binding unable to
-    /// follow moves: ``RuleBinder/followsMoves``.)
+    /// ``layout``, with ``listContent`` for a list's items that name no position). Any other
+    /// list or `not` that reads positions or sections is followed through ``retest``.
     let followsRows: Bool
     /// The sections the rule's selector chooses.
     let sections: [Bool]
@@ -114,13 +113,20 @@ package struct HeldRows: Sendable {
             self.toEnd = toEnd
             var start = SectionRanges(), end = SectionRanges()
             var buffer: [(Int, Int)] = [], none: [(Int, Int)] = []
+            // Each item's test built once (building one per row copied its keys every time).
+            let tests = items.map { AttributeTest($0.selector, memo: nil) }
             for u in table.sections.indices {
                 buffer.removeAll(keepingCapacity: true)
-                if items.contains(where: { $0.chosen[u] }) {
-                    table.sections[u].rows.withUnsafeBufferPointer { rows in
-                        for k in rows.indices where items.contains(where: { $0.chosen[u] && $0.selector.matchesAttributes(rows[k]) }) {
-                            RuleBinder.append(k, end: false, start: &buffer, endRanges: &none)
-                        }
+                let testing = items.indices.filter { items[$0].chosen[u] }
+                guard !testing.isEmpty else {
+                    start.appendSection([])
+                    end.appendSection([])
+                    continue
+                }
+                table.sections[u].rows.withUnsafeBufferPointer { rows in
+                    guard let base = rows.baseAddress else { return }
+                    for k in rows.indices where testing.contains(where: { tests[$0].matches(u, k, base + k) }) {
+                        RuleBinder.append(k, end: false, start: &buffer, endRanges: &none)
                     }
                 }
                 start.appendSection(toEnd ? [] : buffer)
@@ -414,10 +420,10 @@ package struct RuleBinder {
     private let memo: RowContentMemo?
     /// The next id/kind/tag test site (``RowContentMemo``).
     private var nextSite = 0
-    /// False once a rule holds rows through a `not` or nested list that reads positions or
-    /// sections, or asks for rows through keys the fast paths do not know: moving a row can
-    /// then change which rows are held or selected in ways the bound policy does not track,
-    /// and ``BoundPolicy/follow(_:)`` declines (the caller binds again).
+    /// False once a rule asks for rows through selector keys the fast paths do not know (none
+    /// is built in): moving a row can then change which rows are held or selected in ways the
+    /// bound policy does not track, and ``BoundPolicy/follow(_:)`` declines (the caller binds
+    /// again).
     private(set) var followsMoves = true
 
     init(table: Table, counts: [Int], memo: RowContentMemo? = nil) {
@@ -551,6 +557,7 @@ package struct RuleBinder {
             if selector.readsOtherKeys {
                 followsMoves = false
             } else {
+                // -1: the follower stands for no query (its flags are the held ranges).
                 retest = HeldRows.HeldFollower(QueryFollower(query: -1, selector, RowMatcher(selector, &self, memo: false)), plan: plan)
             }
         }
