@@ -92,7 +92,7 @@ import Testing
 
     @Test("integers past 64 bits are too large, in a policy and on the command line")
     func tooLarge() throws {
-        let path = try CLI.scratch("big.yaml", "reorder-policy: 1\nname: t\nrules:\n  - capacity: { section: 0, max: 99999999999999999999 }\n")
+        let path = try CLI.scratch("huge-capacity.yaml", "reorder-policy: 1\nname: t\nrules:\n  - capacity: { section: 0, max: 99999999999999999999 }\n")
         let lint = try CLI.run(["lint", path])
         #expect(lint.stdout.contains("error[type-mismatch]: 'max' is too large"), "\(lint.stdout)")
         let check = try CLI.run(["check", "--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml",
