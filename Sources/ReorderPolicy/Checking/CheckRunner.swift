@@ -35,7 +35,7 @@ public struct CheckRunner {
         self.format = format
         self.style = style
         sink = format.output(style: style)
-        sink.open(policy: bound.compiled.policy.name, into: &output)
+        sink.open(policy: bound.compiled.policy.name, table: bound.table, into: &output)
     }
 
     /// Decides one move and writes its result; `given` echoes it when it is invalid.

@@ -14,7 +14,7 @@ struct CheckJSONLinesOutput: CheckOutput {
 
     private var prefixes = DecisionJSON.PrefixCache()
 
-    func open(policy: String, into w: inout JSONWriter) {}
+    func open(policy: String, table: Table, into w: inout JSONWriter) {}
 
     mutating func result(_ decision: Decision, index: Int, into w: inout JSONWriter) {
         DecisionJSON.result(decision, cache: &prefixes, into: &w)

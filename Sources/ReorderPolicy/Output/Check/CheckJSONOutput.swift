@@ -12,7 +12,7 @@ struct CheckJSONOutput: CheckOutput {
 
     private var prefixes = DecisionJSON.PrefixCache()
 
-    func open(policy: String, into w: inout JSONWriter) {
+    func open(policy: String, table: Table, into w: inout JSONWriter) {
         DecisionJSON.open(policy: policy, into: &w)
     }
 

@@ -10,8 +10,8 @@ protocol CheckOutput: SendableMetatype {
     static var help: String? { get }
     /// A writer for one run; `style` colours text for a terminal.
     init(style: TerminalStyle)
-    /// Written before the first result.
-    mutating func open(policy: String, into w: inout JSONWriter)
+    /// Written before the first result; `table` is the table the moves are decided on.
+    mutating func open(policy: String, table: Table, into w: inout JSONWriter)
     /// A decided move; `index` counts the results written before it.
     mutating func result(_ decision: Decision, index: Int, into w: inout JSONWriter)
     /// A decided block of rows moved together (SwiftUI's offsets form).

@@ -9,18 +9,33 @@ struct CheckTextOutput: CheckOutput {
     func inputFailure(policy: String?, errors: [Diagnostic]) -> String? { nil }
 
     let style: TerminalStyle
+    /// The width of the move column: the widest move that fits the table (results are written
+    /// as they are decided, so the moves to come are not known).
+    private var moveWidth = 12
 
-    func open(policy: String, into w: inout JSONWriter) {}
+    init(style: TerminalStyle) { self.style = style }
+
+    mutating func open(policy: String, table: Table, into w: inout JSONWriter) {
+        moveWidth = Self.moveWidth(table)
+    }
+
+    /// The widest `s.r → s.r` (a row may land at a section's count, in another section) and
+    /// `section a → b` of `table`, and at least 12.
+    static func moveWidth(_ table: Table) -> Int {
+        let sections = String(max(table.sections.count - 1, 0)).count
+        let rows = String(table.sections.map(\.rows.count).max() ?? 0).count
+        return max(12, 2 * (sections + 1 + rows) + 3, 8 + 2 * sections + 3)
+    }
 
     func result(_ decision: Decision, index: Int, into w: inout JSONWriter) {
-        Self.lines(DecisionText.lines(decision, style: style, moveWidth: 12), into: &w)
+        Self.lines(DecisionText.lines(decision, style: style, moveWidth: moveWidth), into: &w)
     }
 
     func result(_ block: BlockResult, index: Int, into w: inout JSONWriter) {
         let move = block.move, decision = block.decision
         let single = Decision(move: .row(from: move.source, to: move.to), kind: decision.kind,
                               target: .row(decision.target), violations: decision.violations)
-        var lines = DecisionText.lines(single, style: style, moveWidth: 12)
+        var lines = DecisionText.lines(single, style: style, moveWidth: moveWidth)
         if move.rows.count > 1 {
             // A block names every source row and the rows it lands on: gathering rows 0 and
             // 2 at the top is `0.0, 0.2 → 0.0–0.1`, not a `0.0 → 0.0` that reads as no move.
@@ -42,7 +57,7 @@ struct CheckTextOutput: CheckOutput {
 
     func invalid(given: (inout JSONWriter) -> Void, label: String, error: String, index: Int, into w: inout JSONWriter) {
         let label = label.visible
-        Self.lines([label.padding(toLength: max(12, label.count), withPad: " ", startingAt: 0) + "  " + style.red("invalid   ") + "  " + error.visible], into: &w)
+        Self.lines([label.padding(toLength: max(moveWidth, label.count), withPad: " ", startingAt: 0) + "  " + style.red("invalid   ") + "  " + error.visible], into: &w)
     }
 
     func close(policy: String, summary: DecisionJSON.Summary, results: Int, errors: [Diagnostic], into w: inout JSONWriter) {
