@@ -2,8 +2,8 @@
 /// each inferred move on the table the moves before it left: ARCHITECTURE.md, "Following a
 /// move").
 ///
-/// A move of a row within its section changes no row count, so every limit, admission, staying
-/// query, section selection and section rule reads the same. What moves with the row:
+/// A move of a row within its section changes no row count, so every section selection,
+/// section rule and limit on a section's whole count reads the same. What moves with the row:
 /// - the table's row (in an order-statistics tree over the rows as bound, ``rowOrder``);
 /// - its per-row query flags, which stay in the order the rows were bound and are read
 ///   through `rowOrder` (they hold content only; a plain selector's position is tested as
@@ -14,7 +14,9 @@
 ///   and content, or by a list of plain selectors, are laid out again from the rows now in
 ///   those places (``HeldRows/layout``), joined with the rows the list's items without a
 ///   position hold by content (``HeldRows/listContent``, which follow their rows);
-/// - the union of the held rows in that section, and the numbers derived from it.
+/// - the union of the held rows in that section, and the numbers derived from it;
+/// - a `capacity` count of rows chosen by position (SPEC §12), counted again at the places
+///   its query names, and the admissions derived from the counts when one changed.
 ///
 /// A move to another section changes two counts: see `followAcross`.
 ///
@@ -23,8 +25,8 @@
 extension BoundPolicy {
     /// Updates the binding for `move`, applied to ``table``. False, with nothing changed, when
     /// the binding cannot follow it (a section move, unless the binding holds the section
-    /// rules alone, `followSection`; a policy whose selectors read positions
-    /// and content together, or a move between sections `followAcross` declines): bind the
+    /// rules alone, `followSection`; a row move when the binding holds the section rules alone,
+    /// or when a selector has keys the fast paths do not know, ``followsMoves``): bind the
     /// moved table instead.
     package mutating func follow(_ move: Move) throws(MoveError) -> Bool {
         if case .section(let a, let b) = move {

@@ -111,8 +111,8 @@ public struct BoundPolicy: Sendable {
     var summaries: [SectionSummary]
     /// Per section, the few numbers `target` needs when the section takes the fast path.
     var lanes: [FastLane]
-    /// Whether ``follow(_:)`` can update this binding after a move within a section
-    /// (``RuleBinder/followsMoves``: false only for selector keys the fast paths do not know).
+    /// Whether ``follow(_:)`` can update this binding after a row move (``RuleBinder/followsMoves``:
+    /// false only for selector keys the fast paths do not know).
     let followsMoves: Bool
 
     // Row queries (registered by the rules through the binder), flattened so the hot path

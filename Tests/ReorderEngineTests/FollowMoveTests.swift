@@ -183,6 +183,7 @@ import ReorderPolicy
         "  - capacity: { section: [0, 1], max: 1, min: 1, rows: { first: 2, tag: x } }\n  - capacity: { section: [0, 1, 2, 3], max: 2, rows: { last: 1 } }\n",
         "  - capacity: { section: [0, 1, 2], max: 2, min: 1, rows: [{ index: [1, -2], kind: status }, { not: { first: 3 } }] }\n",
         "  - capacity: { section: [1, 2], max: 1, rows: { section: 1, not: { index: -1 } } }\n  - pin: { kind: status }\n",
+        "  - capacity: { section: [0, 1, 2], max: 2, min: 1, rows: { not: { index: -1 } } }\n",
     ]
 
     @Test(arguments: acrossPolicies.indices)

@@ -46,9 +46,9 @@ package struct HeldRows: Sendable {
     /// The sections the rule's selector chooses.
     let sections: [Bool]
     /// For rows chosen by position (`first`, `last`, `index`), alone or with ids, kinds and
-    /// tags: the plain selector, or a list's items that are each such a selector (`[{ first:
-    /// 1, kind: folder }, { last: 1 }]`), each with the sections it chooses, and the rule's
-    /// plan. A section's held rows then follow from its row count and the rows now in the
+    /// tags: the plain selector, or the items of a list of plain selectors that name a position
+    /// (`[{ first: 1, kind: folder }, { last: 1 }]`; its other items are in ``listContent``),
+    /// each with the sections it chooses, and the rule's plan. A section's held rows then follow from its row count and the rows now in the
     /// chosen places, and are laid out again after a move.
     let layout: (items: [(selector: CompiledRowSelector, chosen: [Bool])], plan: HoldPlan)?
     /// For rows chosen by content alone with a plain selector: the selector and its plan, to
@@ -81,8 +81,9 @@ package struct HeldRows: Sendable {
         }
     }
 
-    /// Tests again the rows at `places` of section `u` (of `n` rows after the move): each is
-    /// held or not, through the end or not, as the selector now matches it.
+    /// Tests again the rows of section `u` (of `n` rows after the move) at the places the
+    /// selector's positions name, and at `moved`: each is held or not, through the end or not,
+    /// as the selector now matches it.
     private mutating func testAgain(_ u: Int, count n: Int, moved: Int?, rows: RowAt) {
         guard let retest else { return }
         var places: [Int] = []
@@ -221,8 +222,32 @@ package struct HeldRows: Sendable {
         _ laid: (start: (lows: [Int], highs: [Int]), end: (lows: [Int], highs: [Int])), _ start: [(Int, Int)], _ end: [(Int, Int)]
     ) -> (start: (lows: [Int], highs: [Int]), end: (lows: [Int], highs: [Int])) {
         guard !start.isEmpty || !end.isEmpty else { return laid }
-        func ranges(_ r: (lows: [Int], highs: [Int])) -> [(Int, Int)] { r.lows.indices.map { (r.lows[$0], r.highs[$0]) } }
-        let (s, e) = normalized(ranges(laid.start) + start, ranges(laid.end) + end)
+        // Both parts are sorted and disjoint: merged in one pass (a sort per move cost
+        // O(R log R) for a section where the content part holds R ranges).
+        func merged(_ r: (lows: [Int], highs: [Int]), _ other: [(Int, Int)]) -> (lows: [Int], highs: [Int]) {
+            var lows: [Int] = [], highs: [Int] = []
+            lows.reserveCapacity(r.lows.count + other.count)
+            highs.reserveCapacity(r.lows.count + other.count)
+            var i = 0, j = 0
+            while i < r.lows.count || j < other.count {
+                let next: (Int, Int)
+                if j == other.count || (i < r.lows.count && r.lows[i] <= other[j].0) {
+                    next = (r.lows[i], r.highs[i])
+                    i += 1
+                } else {
+                    next = other[j]
+                    j += 1
+                }
+                if let last = highs.last, next.0 <= last + 1 {
+                    highs[highs.count - 1] = Swift.max(last, next.1)
+                } else {
+                    lows.append(next.0)
+                    highs.append(next.1)
+                }
+            }
+            return (lows, highs)
+        }
+        let s = merged(laid.start, start), e = merged(laid.end, end)
         // The start rows less the end ones, both sorted and disjoint.
         var lows: [Int] = [], highs: [Int] = [], j = 0
         for k in s.lows.indices {

@@ -360,8 +360,9 @@ struct AttributeTest {
     }
 }
 
-/// A query that is a list or a `not` reading positions or sections, kept up to date as a
-/// binding follows moves (``BoundPolicy/follow(_:)``). Its flags hold each row's whole match.
+/// A query that is a list or a `not` whose flags hold each row's whole match (one that reads
+/// positions or sections, or any bound without a content memo), kept up to date as a binding
+/// follows moves (``BoundPolicy/follow(_:)``).
 /// A move changes the match only of the moved row and of rows whose index or section count
 /// crosses a place one of its positions names: for `first: c` the rows at `c - 1` and `c`,
 /// for `last: c` those at `n - c - 1` and `n - c`, for an index `x` (or `n + x`, negative) the

@@ -49,9 +49,9 @@ public struct DiffReport: Sendable {
         }
         // The first move binds the policy; each move then updates that binding
         // (BoundPolicy.follow: O(log n) and the held ranges the row passes or shifts, no pass
-        // over the rows). A move it cannot follow (a list or `not` reading positions or
-        // sections, a `capacity` counting rows by position) binds the moved table again,
-        // through a memo of the rows' content. Section moves are decided on the section rules' binding (below).
+        // over the rows). A move it cannot follow (a selector with keys the fast paths do not
+        // know; none is built in) binds the moved table again, through a memo of the rows'
+        // content. Section moves are decided on the section rules' binding (below).
         var table: Table? = before  // nil while `bound` or `sections` holds it
         var bound: BoundPolicy?
         var sections: BoundPolicy?  // the section rules' binding, while section moves lead
