@@ -11,9 +11,9 @@
 ///   the rows whose match a move can change are tested again, ``QueryFollower``);
 /// - the held rows of rules that choose rows by content (``HeldRows/followsRows``); rules
 ///   that choose rows by position hold the same indices; rules that choose them by position
-///   and content, or by a list of plain selectors, are laid out again from the rows now in
-///   those places (``HeldRows/layout``), joined with the rows the list's items without a
-///   position hold by content (``HeldRows/listContent``, which follow their rows);
+///   and content are laid out again from the rows now in those places (``HeldRows/layout``);
+///   rows held through a list or `not` go with their rows and are tested again where a move
+///   can change their match (``HeldRows/retest``);
 /// - the union of the held rows in that section, and the numbers derived from it;
 /// - a `capacity` count of rows chosen by position (SPEC §12), counted again at the places
 ///   its query names, and the admissions derived from the counts when one changed.
@@ -201,15 +201,7 @@ extension BoundPolicy {
     /// Whether query `q` selects the row `node` at index `k` of section `u` of `n` rows: as
     /// ``query(_:_:_:)`` answers, for a place and count given (before or after a move).
     private func answer(_ q: Int, _ u: Int, _ k: Int, _ n: Int, _ node: Int) -> Bool {
-        guard queryInSection[q &* sectionCount &+ u] else { return false }
-        let plan = queryPlans[q]
-        switch plan.position {
-        case .any: break
-        case .first: guard k < plan.count else { return false }
-        case .last: guard k >= n - plan.count else { return false }
-        case .indices: guard querySelectors[q].matchesPosition(k, of: n).matches else { return false }
-        }
-        return !plan.filtersAttributes || queryAttributes[q][node]
+        queryPlace(q, u, k, n) && (!queryPlans[q].filtersAttributes || queryAttributes[q][node])
     }
 
     /// Tests again, in sections `sections` (with their counts after the move), the rows whose

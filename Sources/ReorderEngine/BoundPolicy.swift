@@ -308,20 +308,26 @@ public struct BoundPolicy: Sendable {
     @inline(__always)
     func query(_ q: QueryID, _ s: Int, _ i: Int) -> Bool {
         let q = q.index
-        guard queryInSection[q &* sectionCount &+ s] else { return false }
-        let plan = queryPlans[q]
-        switch plan.position {
-        case .any: break
-        case .first: guard i < plan.count else { return false }
-        case .last: guard i >= counts[s] - plan.count else { return false }
-        case .indices:
-            guard querySelectors[q].matchesPosition(i, of: counts[s]).matches else { return false }
-        }
-        guard plan.filtersAttributes else { return true }
+        guard queryPlace(q, s, i, counts[s]) else { return false }
+        guard queryPlans[q].filtersAttributes else { return true }
         // The flags are in the order the rows were bound; after `follow`, the tree knows
         // where each row went.
         if let rowOrder { return queryAttributes[q][rowOrder.node(in: s, at: i)] }
         return queryAttributes[q][rowBase[s] &+ i]
+    }
+
+    /// Whether query `q` chooses section `s` and its position test passes at index `i` of `n`
+    /// rows (the place alone; ids, kinds and tags are its flags).
+    @inline(__always)
+    func queryPlace(_ q: Int, _ s: Int, _ i: Int, _ n: Int) -> Bool {
+        guard queryInSection[q &* sectionCount &+ s] else { return false }
+        let plan = queryPlans[q]
+        switch plan.position {
+        case .any: return true
+        case .first: return i < plan.count
+        case .last: return i >= n - plan.count
+        case .indices: return querySelectors[q].matchesPosition(i, of: n).matches
+        }
     }
 
     /// Whether admission `a` lets rows in from section `s` (its `from`).

@@ -40,30 +40,23 @@ package struct HeldRows: Sendable {
     /// chooses alike; a row moved into a section the rule does not choose loses it, and one
     /// moved into a chosen section from one not chosen is tested (``joining``). False when
     /// chosen by position, alone (the same indices stay held) or with content (laid out again,
-    /// ``layout``, with ``listContent`` for a list's items that name no position). Any other
-    /// list or `not` that reads positions or sections is followed through ``retest``.
+    /// ``layout``). A list or `not` that reads positions or sections is followed through
+    /// ``retest``.
     let followsRows: Bool
     /// The sections the rule's selector chooses.
     let sections: [Bool]
     /// For rows chosen by position (`first`, `last`, `index`), alone or with ids, kinds and
-    /// tags: the plain selector, or the items of a list of plain selectors that name a position
-    /// (`[{ first: 1, kind: folder }, { last: 1 }]`; its other items are in ``listContent``),
-    /// each with the sections it chooses, and the rule's plan. A section's held rows then follow from its row count and the rows now in the
-    /// chosen places, and are laid out again after a move.
-    let layout: (items: [(selector: CompiledRowSelector, chosen: [Bool])], plan: HoldPlan)?
+    /// tags, by a plain selector: the selector and its plan. A section's held rows then follow
+    /// from its row count and the rows now in the chosen places, and are laid out again after a
+    /// move.
+    let layout: (selector: CompiledRowSelector, plan: HoldPlan)?
     /// For rows chosen by content alone with a plain selector: the selector and its plan, to
     /// test a row that moves into a chosen section from one not chosen. (A list or `not`
     /// chosen by content alone has no `section` at any depth, ``CompiledRowSelector/isContentOnly``:
     /// it chooses every section, so no row moves between one it chooses and one it does not.)
     let joining: (selector: CompiledRowSelector, plan: HoldPlan)?
-    /// For a list of plain selectors some of whose items name no position (`[{ kind: header },
-    /// { last: 1 }]`): the rows those items hold by content, which follow their rows, and
-    /// the items. ``layout`` then holds the items that name a position, and a section's held
-    /// rows are both parts again after a move (``relayOut``).
-    private(set) var listContent: ListContent? = nil
-
-    /// For a list or `not` that reads positions or sections and is not a list of plain
-    /// selectors (`lock: { not: { last: 1 } }`): what tests again the rows whose match a move
+    /// For a list or `not` that reads positions or sections (`pin: [{ kind: header }, { last:
+    /// 1 }]`, `lock: { not: { last: 1 } }`): what tests again the rows whose match a move
     /// can change (the moved row, and those at the places its positions name). The held rows
     /// otherwise go with their rows.
     private(set) var retest: HeldFollower? = nil
@@ -97,47 +90,6 @@ package struct HeldRows: Sendable {
         }
     }
 
-    /// The rows a list's items that name no position hold (by id, kind and tag, in the
-    /// sections each chooses), anchored alike (``HoldPlan/anchorsEnd(_:)`` of `false`).
-    struct ListContent: Sendable {
-        let items: [(selector: CompiledRowSelector, chosen: [Bool])]
-        let toEnd: Bool
-        var start: SectionRanges
-        var end: SectionRanges
-
-        /// Whether an item chooses section `u` and matches `row`'s content.
-        func holds(_ row: Row, in u: Int) -> Bool { items.contains { $0.chosen[u] && $0.selector.matchesAttributes(row) } }
-
-        /// Binds `items` to `table`: the rows they hold, section by section.
-        init(_ items: [(selector: CompiledRowSelector, chosen: [Bool])], toEnd: Bool, table: Table) {
-            self.items = items
-            self.toEnd = toEnd
-            var start = SectionRanges(), end = SectionRanges()
-            var buffer: [(Int, Int)] = [], none: [(Int, Int)] = []
-            // Each item's test built once (building one per row copied its keys every time).
-            let tests = items.map { AttributeTest($0.selector, memo: nil) }
-            for u in table.sections.indices {
-                buffer.removeAll(keepingCapacity: true)
-                let testing = items.indices.filter { items[$0].chosen[u] }
-                guard !testing.isEmpty else {
-                    start.appendSection([])
-                    end.appendSection([])
-                    continue
-                }
-                table.sections[u].rows.withUnsafeBufferPointer { rows in
-                    guard let base = rows.baseAddress else { return }
-                    for k in rows.indices where testing.contains(where: { tests[$0].matches(u, k, base + k) }) {
-                        RuleBinder.append(k, end: false, start: &buffer, endRanges: &none)
-                    }
-                }
-                start.appendSection(toEnd ? [] : buffer)
-                end.appendSection(toEnd ? buffer : [])
-            }
-            self.start = start
-            self.end = end
-        }
-    }
-
     /// The row now at an index of a section, for laying held rows out again.
     typealias RowAt = (_ section: Int, _ index: Int) -> Row
 
@@ -152,11 +104,7 @@ package struct HeldRows: Sendable {
             start.followRow(in: u, from: a, to: b)
             end.followRow(in: u, from: a, to: b)
             testAgain(u, count: n, moved: b, rows: rows)
-        } else if listContent != nil, let layout {
-            listContent?.start.followRow(in: u, from: a, to: b)
-            listContent?.end.followRow(in: u, from: a, to: b)
-            relayOut(u, layout, count: n, rows: rows)
-        } else if let layout, layout.items.contains(where: { $0.selector.filtersAttributes }) {
+        } else if let layout, layout.selector.filtersAttributes {
             relayOut(u, layout, count: n, rows: rows)
         }
     }
@@ -178,14 +126,6 @@ package struct HeldRows: Sendable {
             testAgain(from.section, count: counts[from.section], moved: nil, rows: rows)
             testAgain(to.section, count: counts[to.section], moved: to.row, rows: rows)
         } else if let layout {
-            if let content = listContent {
-                // The row leaves the content part of its section and is tested in the other.
-                let member = content.holds(rows(to.section, to.row), in: to.section)
-                _ = listContent?.start.removeRow(in: from.section, at: from.row)
-                _ = listContent?.end.removeRow(in: from.section, at: from.row)
-                listContent?.start.insertRow(in: to.section, at: to.row, member: member && !content.toEnd)
-                listContent?.end.insertRow(in: to.section, at: to.row, member: member && content.toEnd)
-            }
             for u in [from.section, to.section] { relayOut(u, layout, count: counts[u], rows: rows) }
         } else if followsRows {
             var inStart = start.removeRow(in: from.section, at: from.row)
@@ -206,70 +146,10 @@ package struct HeldRows: Sendable {
         }
     }
 
-    private mutating func relayOut(
-        _ u: Int, _ layout: (items: [(selector: CompiledRowSelector, chosen: [Bool])], plan: HoldPlan), count n: Int, rows: RowAt
-    ) {
-        var laid = Self.layOut(layout.items, layout.plan, section: u, count: n, rows: rows)
-        if let listContent { laid = Self.joined(laid, listContent.start.ranges(u), listContent.end.ranges(u)) }
+    private mutating func relayOut(_ u: Int, _ layout: (selector: CompiledRowSelector, plan: HoldPlan), count n: Int, rows: RowAt) {
+        let laid = Self.layOut(layout.selector, layout.plan, section: u, chosen: sections[u], count: n, rows: rows)
         start.replaceSection(u, normalized: laid.start)
         end.replaceSection(u, normalized: laid.end)
-    }
-
-    /// The rows laid out from a list's places joined with those its other items hold by content
-    /// (`start` and `end` of one section): a row in both is held through the end when either
-    /// part holds it so (as `RowMatcher` matches a list).
-    static func joined(
-        _ laid: (start: (lows: [Int], highs: [Int]), end: (lows: [Int], highs: [Int])), _ start: [(Int, Int)], _ end: [(Int, Int)]
-    ) -> (start: (lows: [Int], highs: [Int]), end: (lows: [Int], highs: [Int])) {
-        guard !start.isEmpty || !end.isEmpty else { return laid }
-        // Both parts are sorted and disjoint: merged in one pass (a sort per move cost
-        // O(R log R) for a section where the content part holds R ranges).
-        func merged(_ r: (lows: [Int], highs: [Int]), _ other: [(Int, Int)]) -> (lows: [Int], highs: [Int]) {
-            var lows: [Int] = [], highs: [Int] = []
-            lows.reserveCapacity(r.lows.count + other.count)
-            highs.reserveCapacity(r.lows.count + other.count)
-            var i = 0, j = 0
-            while i < r.lows.count || j < other.count {
-                let next: (Int, Int)
-                if j == other.count || (i < r.lows.count && r.lows[i] <= other[j].0) {
-                    next = (r.lows[i], r.highs[i])
-                    i += 1
-                } else {
-                    next = other[j]
-                    j += 1
-                }
-                if let last = highs.last, next.0 <= last + 1 {
-                    highs[highs.count - 1] = Swift.max(last, next.1)
-                } else {
-                    lows.append(next.0)
-                    highs.append(next.1)
-                }
-            }
-            return (lows, highs)
-        }
-        let s = merged(laid.start, start), e = merged(laid.end, end)
-        // The start rows less the end ones, both sorted and disjoint.
-        var lows: [Int] = [], highs: [Int] = [], j = 0
-        for k in s.lows.indices {
-            var lo = s.lows[k]
-            let hi = s.highs[k]
-            while j < e.lows.count && e.highs[j] < lo { j += 1 }
-            var m = j
-            while lo <= hi {
-                guard m < e.lows.count, e.lows[m] <= hi else {
-                    lows.append(lo)
-                    highs.append(hi)
-                    break
-                }
-                if e.lows[m] > lo {
-                    lows.append(lo)
-                    highs.append(e.lows[m] - 1)
-                }
-                lo = e.highs[m] + 1
-                m += 1
-            }
-        }
-        return ((lows, highs), e)
     }
 
     /// Calls `body` with each index of a section of `n` rows that `selector`'s position names
@@ -292,39 +172,22 @@ package struct HeldRows: Sendable {
         return (SectionRanges.union([s], in: 0), SectionRanges.union([e], in: 0))
     }
 
-    /// The rows a plain selector with a position, or a list of them (`items`, each with the
-    /// sections it chooses), holds in section `u` of `n` rows: only the places each position
-    /// names are looked at (the first or last `count`, the listed indices), and the rows there
-    /// tested for ids, kinds and tags. A row any item selects is held, through the end when an
-    /// item that selects it counts from the end (as `RowMatcher` matches a list).
+    /// The rows a plain selector with a position holds in section `u` of `n` rows (`chosen`:
+    /// whether it chooses the section): only the places its position names are looked at (the
+    /// first or last `count`, the listed indices), and the rows there tested for ids, kinds and
+    /// tags.
     static func layOut(
-        _ items: [(selector: CompiledRowSelector, chosen: [Bool])], _ plan: HoldPlan, section u: Int, count n: Int, rows: RowAt
+        _ selector: CompiledRowSelector, _ plan: HoldPlan, section u: Int, chosen: Bool, count n: Int, rows: RowAt
     ) -> (start: (lows: [Int], highs: [Int]), end: (lows: [Int], highs: [Int])) {
         var start: [(Int, Int)] = [], end: [(Int, Int)] = []
-        // No item chooses the section, or one selector's position alone lays it out.
-        guard items.contains(where: { $0.chosen[u] }), !plan.positional(n, start: &start, end: &end) else {
-            return normalized(start, end)
-        }
-        var hits: [(k: Int, fromEnd: Bool)] = []
-        for (selector, chosen) in items where chosen[u] {
-            let test = AttributeTest(selector, memo: nil)
-            forEachPlace(of: selector, count: n) { k in
-                let (matches, fromEnd) = selector.matchesPosition(k, of: n)
-                guard matches else { return }
-                if selector.filtersAttributes {
-                    guard withUnsafePointer(to: rows(u, k), { test.matches(u, k, $0) }) else { return }
-                }
-                hits.append((k, fromEnd))
-            }
-        }
-        if items.count > 1 { hits.sort { $0.k < $1.k } }  // one item's places come ascending
-        var i = 0
-        while i < hits.count {
-            let k = hits[i].k
-            var fromEnd = false
-            while i < hits.count && hits[i].k == k {
-                fromEnd = fromEnd || hits[i].fromEnd
-                i += 1
+        // Not chosen, or its position alone lays the section out.
+        guard chosen, !plan.positional(n, start: &start, end: &end) else { return normalized(start, end) }
+        let test = AttributeTest(selector, memo: nil)
+        forEachPlace(of: selector, count: n) { k in
+            let (matches, fromEnd) = selector.matchesPosition(k, of: n)
+            guard matches else { return }
+            if selector.filtersAttributes {
+                guard withUnsafePointer(to: rows(u, k), { test.matches(u, k, $0) }) else { return }
             }
             RuleBinder.append(k, end: plan.anchorsEnd(fromEnd), start: &start, endRanges: &end)
         }
@@ -567,18 +430,13 @@ package struct RuleBinder {
     mutating func held(_ selector: CompiledRowSelector, anchor: Anchor?, pins: Bool, word: String) -> HeldRows {
         // By content alone (the rows follow moves), by position alone (the indices stay), or both.
         let byContent = selector.isPlain ? selector.filtersAttributes && selector.position == nil : selector.isContentOnly
-        // A list of plain selectors: those that name a position are laid out again from their
-        // places, the rows the others hold by content follow their rows (HeldRows.listContent).
-        let listItems = selector.alternatives.flatMap { items in
-            selector.not.isEmpty && selector.others.isEmpty && items.allSatisfy(\.isPlain) ? items : nil
-        }
         // Position and content together: a plain selector's rows are laid out again after a
-        // move (HeldRows.layout, the places its position names), and so are such a list's items'.
-        // Any other list or `not`: the rows whose match a move can change are tested again
-        // (HeldRows.retest), unless it has keys the fast paths do not know.
+        // move (HeldRows.layout, the places its position names). A list or `not`: the rows whose
+        // match a move can change are tested again (HeldRows.retest), unless it has keys the
+        // fast paths do not know.
         let plan = HoldPlan(selector, anchor: anchor, pins: pins)
         var retest: HeldRows.HeldFollower?
-        if !byContent && !selector.isPlain && listItems == nil {
+        if !byContent && !selector.isPlain {
             if selector.readsOtherKeys {
                 followsMoves = false
             } else {
@@ -626,15 +484,9 @@ package struct RuleBinder {
             start.appendSection(startBuffer)
             end.appendSection(endBuffer)
         }
-        let listed: [(selector: CompiledRowSelector, chosen: [Bool])]? = byContent ? nil
-            : listItems.map { items in items.map { (selector: $0, chosen: sections($0.section)) } }
-        let contentItems = listed?.filter { $0.selector.position == nil } ?? []
         return HeldRows(start: start, end: end, pins: pins, word: word, followsRows: byContent, sections: chosen,
-                        layout: byContent ? nil : selector.isPlain ? ([(selector, chosen)], plan)
-                            : listed.map { items in (items.filter { $0.selector.position != nil }, plan) },
+                        layout: byContent || !selector.isPlain ? nil : (selector, plan),
                         joining: byContent && selector.isPlain ? (selector, plan) : nil,
-                        listContent: contentItems.isEmpty ? nil
-                            : HeldRows.ListContent(contentItems, toEnd: plan.anchorsEnd(false), table: table),
                         retest: retest)
     }
 
