@@ -162,10 +162,13 @@ extension BoundPolicy {
             guard let q = effects[e].limits?.rows?.index else { continue }
             var rows: [(u: Int, k: Int, node: Int, before: Bool)] = []
             let positions = querySelectors[q].positionsRead
-            for u in s == t ? [s] : [s, t] {
+            for side in 0..<(s == t ? 1 : 2) {
+                let u = side == 0 ? s : t
                 places.removeAll(keepingCapacity: true)
                 QueryFollower.places(positions, count: counts[u], into: &places)
-                for k in Set(places) where k >= 0 && k < counts[u] && !(u == t && k == b) {
+                places.sort()
+                for (n, k) in places.enumerated() where k >= 0 && k < counts[u] && !(u == t && k == b) {
+                    guard n == 0 || places[n - 1] != k else { continue }  // a place named twice
                     let node = order.node(in: u, at: k)
                     rows.append((u, k, node, answer(q, u, before(u, k), countBefore(u), node)))
                 }

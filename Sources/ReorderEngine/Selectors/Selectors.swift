@@ -178,6 +178,9 @@ struct CompiledRowSelector: Sendable, Equatable {
     /// The keys the fast paths do not know (``RowSelectorKeyForm/other``), as one mapping
     /// matched row by row through their own tests (zero or one).
     let others: [RowSelector]
+    /// Every position named at any depth of its lists and `not` (what a move can change the
+    /// match of: ``QueryFollower``, the counts of `capacity`'s `rows`), worked out once.
+    let positionsRead: [RowPositionFilter]
 
     init(_ s: RowSelector) {
         var section: SectionSelector?, position: RowPositionFilter?
@@ -197,6 +200,7 @@ struct CompiledRowSelector: Sendable, Equatable {
         (self.section, self.position, self.ids, self.kinds, self.tags, self.not) = (section, position, ids, kinds, tags, not)
         self.others = others.isEmpty ? [] : [RowSelector(keys: others)]
         alternatives = s.alternatives?.map(CompiledRowSelector.init)
+        positionsRead = (position.map { [$0] } ?? []) + not.flatMap(\.positionsRead) + (alternatives ?? []).flatMap(\.positionsRead)
     }
 
     /// A plain mapping: no list, no `not`, only keys the fast paths know.
@@ -217,11 +221,6 @@ struct CompiledRowSelector: Sendable, Equatable {
     /// Whether keys the fast paths do not know appear at any depth of its lists and `not`.
     var readsOtherKeys: Bool {
         !others.isEmpty || not.contains(where: \.readsOtherKeys) || (alternatives ?? []).contains(where: \.readsOtherKeys)
-    }
-
-    /// Every position named at any depth of its lists and `not`.
-    var positionsRead: [RowPositionFilter] {
-        (position.map { [$0] } ?? []) + not.flatMap(\.positionsRead) + (alternatives ?? []).flatMap(\.positionsRead)
     }
 
     /// Whether `row`'s content matches the whole selector, lists and `not` included (as
@@ -389,12 +388,18 @@ final class QueryFollower: @unchecked Sendable {
     static func places(_ positions: [RowPositionFilter], count n: Int, into out: inout [Int]) {
         for p in positions {
             switch p {
-            case .first(let c): out += [c - 1, c]
-            case .last(let c): out += [n - c - 1, n - c]
+            case .first(let c):
+                out.append(c - 1)
+                out.append(c)
+            case .last(let c):
+                out.append(n - c - 1)
+                out.append(n - c)
             case .indices(let list):
                 for x in list {
                     let k = x < 0 ? n + x : x
-                    out += [k - 1, k, k + 1]
+                    out.append(k - 1)
+                    out.append(k)
+                    out.append(k + 1)
                 }
             }
         }
