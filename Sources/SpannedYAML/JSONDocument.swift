@@ -206,10 +206,8 @@ public struct JSONDocument: Sendable {
 
         mutating func document() throws(Problem) {
             // A byte order mark may open the text (RFC 8259 §8.1); libyaml skips it too.
-            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-                i = 3
-                ascii = false
-            }
+            i = ByteOrderMark.length(bytes)
+            if i > 0 { ascii = false }
             skipSpace()
             try value(depth: 0)
             skipSpace()

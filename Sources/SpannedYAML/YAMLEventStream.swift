@@ -59,17 +59,23 @@ public final class YAMLEventStream {
     /// read (invalid UTF-8, a control character), so every node before it is still read; the
     /// stream then stops with that byte's error (``unreadableOffset``). Without it, libyaml
     /// reads ahead and stops at such a byte before handing over the nodes in front of it.
+    ///
+    /// A UTF-8 byte order mark that opens the bytes is not part of the text: libyaml is given
+    /// what follows it (with the encoding set, libyaml would read it as a character of the
+    /// first line and indent that line's key by one), and offsets, lines and columns count
+    /// from there, as an editor shows the file.
     public init(bytes: some Collection<UInt8>, file: String, limits: YAMLLimits = .policy, upToUnreadable: Bool = false) {
         self.file = file
         self.limits = limits
-        input = .allocate(capacity: max(bytes.count, 1))
-        _ = input.initialize(from: bytes)
+        let text = bytes.dropFirst(ByteOrderMark.length(bytes))
+        input = .allocate(capacity: max(text.count, 1))
+        _ = input.initialize(from: text)
         source = nil
         parser = .allocate(capacity: 1)
         yaml_parser_initialize(parser)
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
-        var length = bytes.count
-        if upToUnreadable, var bad = UnreadableScan.first(in: UnsafeBufferPointer(rebasing: input[0..<bytes.count]), final: true).bad {
+        var length = text.count
+        if upToUnreadable, var bad = UnreadableScan.first(in: UnsafeBufferPointer(rebasing: input[0..<length]), final: true).bad {
             bad.scalarOffset = UnreadableScan.scalars(UnsafeBufferPointer(rebasing: input[0..<bad.offset]))
             unreadable = bad
             length = bad.offset
@@ -82,7 +88,8 @@ public final class YAMLEventStream {
     }
 
     /// Creates a stream that reads an open file as parsing goes, in 64 KiB pieces, so its
-    /// memory does not grow with the file. The descriptor stays the caller's to close.
+    /// memory does not grow with the file. The descriptor stays the caller's to close. A byte
+    /// order mark that opens the file is skipped, as for bytes handed in whole.
     public init(descriptor: Int32, file: String, limits: YAMLLimits = .stream, upToUnreadable: Bool = false) {
         self.file = file
         self.limits = limits
@@ -407,6 +414,12 @@ final class DescriptorSource {
         self.upToUnreadable = upToUnreadable
     }
 
+    /// The bytes of a byte order mark that opened the file (0 or 3): never handed to libyaml,
+    /// and skipped when the file is read again for an error's position.
+    private var skipped = 0
+    /// Whether the first bytes were looked at for a byte order mark.
+    private var opened = false
+
     /// Reads at most `size` bytes into `buffer`; 0 at the end; nil on an error.
     func read(into buffer: UnsafeMutablePointer<UInt8>, _ size: Int) -> Int? {
         guard upToUnreadable else { return rawRead(into: buffer, size) }
@@ -435,11 +448,29 @@ final class DescriptorSource {
     }
 
     private func rawRead(into buffer: UnsafeMutablePointer<UInt8>, _ size: Int) -> Int? {
+        guard opened else { return firstRead(into: buffer, size) }
         while true {
             let n = systemRead(descriptor, buffer, size)
             if n >= 0 { return n }
             if errno != EINTR { return nil }
         }
+    }
+
+    /// The first read: at least three bytes unless the file is shorter (a pipe may hand them
+    /// over one by one), without a byte order mark that opens them.
+    private func firstRead(into buffer: UnsafeMutablePointer<UInt8>, _ size: Int) -> Int? {
+        opened = true
+        var n = 0
+        while n < Swift.min(3, size) {
+            guard let got = rawRead(into: buffer + n, size - n) else { return nil }
+            if got == 0 { break }
+            n += got
+        }
+        skipped = ByteOrderMark.length(UnsafeBufferPointer(start: buffer, count: n))
+        guard skipped > 0 else { return n }
+        memmove(buffer, buffer + skipped, n - skipped)
+        guard n - skipped > 0 else { return rawRead(into: buffer, size) }  // nothing after it yet
+        return n - skipped
     }
 
     /// Hands the file's first `offset` bytes to `body` piece by piece (for error positions).
@@ -448,11 +479,20 @@ final class DescriptorSource {
         var position = 0
         while position < offset {
             let want = min(buffer.count, offset - position)
-            let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, want, off_t(position)) }
+            let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, want, off_t(skipped + position)) }
             if n <= 0 { return }
             buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<n])) }
             position += n
         }
+    }
+}
+
+/// The UTF-8 byte order mark (EF BB BF), which may open a file but is not part of its text.
+package enum ByteOrderMark {
+    /// 3 when `bytes` open with a byte order mark, else 0.
+    package static func length(_ bytes: some Collection<UInt8>) -> Int {
+        var i = bytes.makeIterator()
+        return i.next() == 0xEF && i.next() == 0xBB && i.next() == 0xBF ? 3 : 0
     }
 }
 
@@ -462,8 +502,8 @@ private func systemRead(_ fd: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ si
 
 /// Finds the first byte libyaml's reader refuses: malformed UTF-8, or a character outside
 /// YAML's printable set (libyaml's `reader.c` checks, with its messages).
-enum UnreadableScan {
-    struct Problem {
+package enum UnreadableScan {
+    package struct Problem {
         /// In bytes.
         var offset: Int
         let message: String
@@ -479,7 +519,7 @@ enum UnreadableScan {
 
     /// The first unreadable byte of `bytes`, and how many leading bytes are complete characters
     /// (with `final` false, a sequence cut by the end is not an error: it is left out of `complete`).
-    static func first(in bytes: UnsafeBufferPointer<UInt8>, final: Bool) -> (bad: Problem?, complete: Int) {
+    package static func first(in bytes: UnsafeBufferPointer<UInt8>, final: Bool) -> (bad: Problem?, complete: Int) {
         var k = 0
         let n = bytes.count
         while k < n {

@@ -32,11 +32,12 @@ public enum YAMLFormatter {
         public var diagnostics: [Diagnostic]
     }
 
-    /// Formats `source`.
+    /// Formats `source`. A byte order mark that opens it is not kept: the text after it is
+    /// what is read and laid out (the reader's offsets count from there).
     public static func format(_ source: SourceFile) -> Result {
-        let parsed = YAMLDocument.parse(source.bytes, file: source.path)
+        let bytes = Array(source.bytes.dropFirst(ByteOrderMark.length(source.bytes)))
+        let parsed = YAMLDocument.parse(bytes, file: source.path)
         guard parsed.diagnostics.isEmpty else { return Result(text: nil, diagnostics: parsed.diagnostics) }
-        let bytes = Array(source.bytes)
         guard let root = parsed.root.map({ ByteOffsets(bytes).remap($0) }) else {
             // Only comments (or nothing): keep the comments.
             let comments = Comments(bytes, scalars: [])
