@@ -68,14 +68,20 @@ struct Check: ParsableCommand {
                 let flush: @Sendable (JSONWriter) -> Void = { output in output.withBytes { FileOutput.standardOutput($0) } }
                 let flushLog: @Sendable (JSONWriter) -> Void = { events in sink?.append(events.bytes) }
                 if moves == "-" {
-                    let source = try SourceFile.read("-", maxBytes: YAMLLimits.stream.maxBytes)
+                    let source = try SourceFile.read("-", maxBytes: YAMLLimits.stream.maxBytes, untilUnreadable: true)
                     stdinSource = source
                     problems = BatchPipeline.run(source, runner: &runner, flush: flush, flushLog: flushLog)
                 } else {
                     problems = try BatchPipeline.run(path: moves, runner: &runner, flush: flush, flushLog: flushLog)
                 }
             } catch {
+                // A moves file that cannot be read at all (missing, a directory, a FIFO, too
+                // large on standard input) is an input error like a policy or table that does
+                // not load: JSON output is still one document, with the error in "errors".
                 FileOutput.standardError(DiagnosticRenderer.text(error.diagnostic, source: nil, style: .standardError) + "\n")
+                if let document = format.inputFailure(policy: inputs.bound.compiled.policy.name, errors: [error.diagnostic]) {
+                    FileOutput.standardOutput(document)
+                }
                 throw ExitCode(2)
             }
             if !problems.isEmpty {

@@ -27,9 +27,10 @@ enum CLI {
 
     /// Runs the CLI with `NO_COLOR=1` (unless `removing` it), `extra` variables, and `input` on
     /// standard input (none: /dev/null, so a command that reads it never waits).
-    /// Runs in `directory` (default: the package root).
+    /// Runs in `directory` (default: the package root). `inputFile` (a path such as
+    /// `/dev/zero`) is standard input instead of `input`.
     static func run(_ arguments: [String], environment extra: [String: String] = [:], removing: [String] = [],
-                    input: String? = nil, in directory: URL? = nil) throws -> Result {
+                    input: String? = nil, inputFile: String? = nil, in directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -43,7 +44,8 @@ enum CLI {
         process.standardOutput = out
         process.standardError = err
         let stdin = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        process.standardInput = try inputFile.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) }
+            ?? (input == nil ? FileHandle.nullDevice : stdin)
         try process.run()
         if let input {
             stdin.fileHandleForWriting.write(Data(input.utf8))

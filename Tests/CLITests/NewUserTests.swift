@@ -202,3 +202,60 @@ import Testing
         #expect(json.contains("\"reason\": \"moving \\\"Green\\\" and \\\"Blue\\\" to 0.0–0.1 would shift pinned row \\\"Red\\\" from 0.1 to 0.2\""), "\(json)")
     }
 }
+
+/// Inputs a careless or hostile user gives (found by reading SPEC §4 and §5 against the built
+/// binaries, session 22): each fails without its fix.
+@Suite struct CarelessInputTests {
+    static let bom = "\u{FEFF}"
+
+    @Test("a policy, table and moves file opened by a byte order mark read as without it")
+    func byteOrderMarks() throws {
+        let policy = try CLI.scratch("bom-policy.yaml", Self.bom + "reorder-policy: 1\nname: bom\nrules:\n  - lock: { first: 1 }\n")
+        let table = try CLI.scratch("bom-table.yaml", Self.bom + "sections:\n  - id: a\n    rows: [A, B, C]\n")
+        let moves = try CLI.scratch("bom-moves.yaml", Self.bom + "- {from: [0, 2], to: [0, 1]}\n- {from: [0, 0], to: [0, 1]}\n")
+        let lint = try CLI.run(["lint", policy])
+        #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
+        let check = try CLI.run(["check", "--policy", policy, "--table", table, "--moves", moves, "--format", "json"])
+        #expect(check.status == 1, "\(check.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any]
+        let results = json?["results"] as? [[String: Any]] ?? []
+        #expect(results.map { $0["decision"] as? String } == ["allowed", "denied"])
+        // Positions count from after the mark: a broken key on line 1 is at column 1.
+        let broken = try CLI.scratch("bom-broken.yaml", Self.bom + "reorder-policy: 1\nname: bom\nrules: [ { lok: {} } ]\n")
+        let errors = try CLI.run(["lint", "--format", "json", broken])
+        #expect(errors.status == 1)
+        #expect(errors.stdout.contains("\"line\": 3, \"column\": 12"), "\(errors.stdout)")
+        let version = try CLI.scratch("bom-version.yaml", Self.bom + "reorder-policy: 2\nname: bom\nrules: []\n")
+        let first = try CLI.run(["lint", "--format", "json", version]).stdout
+        #expect(first.contains("\"line\": 1, \"column\": 17"), "\(first)")
+    }
+
+    @Test("a moves file that cannot be opened still gives one JSON document with the error, exit 2")
+    func unreadableMovesFile() throws {
+        let inputs = ["check", "--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml"]
+        for (path, message) in [("no/such/moves.yaml", "no such file"), ("policies", "directory")] {
+            let json = try CLI.run(inputs + ["--moves", path, "--format", "json"])
+            #expect(json.status == 2)
+            let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+            let errors = document?["errors"] as? [[String: Any]] ?? []
+            #expect(errors.first?["code"] as? String == "unreadable", "\(json.stdout)")
+            #expect(errors.first?["file"] as? String == path)
+            #expect((errors.first?["message"] as? String)?.contains(message) == true)
+            #expect(document?["policy"] as? String == "board")
+            let lines = try CLI.run(inputs + ["--moves", path, "--format", "jsonl"])
+            #expect(lines.status == 2)
+            #expect(lines.stdout.hasPrefix("{\"policy\": \"board\", \"errors\": [{"), "\(lines.stdout)")
+            let text = try CLI.run(inputs + ["--moves", path])
+            #expect(text.status == 2 && text.stdout.isEmpty && text.stderr.contains("error[unreadable]"))
+        }
+    }
+
+    @Test("moves from standard input stop at the first byte no YAML reader takes: /dev/zero ends at once")
+    func standardInputOfZeros() throws {
+        let result = try CLI.run(["check", "--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml",
+                                  "--moves", "-", "--format", "json"], inputFile: "/dev/zero")
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("\"code\": \"yaml-syntax\""), "\(result.stdout)")
+        #expect(result.stdout.contains("control characters are not allowed (U+0)"))
+    }
+}

@@ -45,32 +45,37 @@ public struct SourceFile: Sendable {
     /// bound: the file is opened non-blocking, anything but a regular file (a FIFO, a device
     /// such as `/dev/zero`, a socket) is refused before a byte is read, the size limit is
     /// checked on the open file, and every I/O error becomes a coded diagnostic.
-    public static func read(_ path: String, maxBytes: Int = YAMLLimits.policy.maxBytes) throws(ReadError) -> SourceFile {
+    ///
+    /// With `untilUnreadable`, reading stops once a byte no YAML reader takes (a NUL, another
+    /// control character, invalid UTF-8) has been read: a moves file is used only up to its
+    /// first such byte (SPEC §4; `YAMLEventStream`'s `upToUnreadable`), so standard input
+    /// from `/dev/zero` or a binary file ends at once instead of being read without end.
+    public static func read(_ path: String, maxBytes: Int = YAMLLimits.policy.maxBytes, untilUnreadable: Bool = false) throws(ReadError) -> SourceFile {
         func unreadable(_ message: String, help: String? = nil) -> ReadError {
             .unreadable(Diagnostic(code: .unreadable, message: message, file: path, span: Span(at: .start), help: help))
         }
         // `-` is standard input (a pipe or a terminal, read to its end with the same limit).
-        if path == "-" { return try readAll(0, path: standardInputName, size: 0, maxBytes: maxBytes) }
+        if path == "-" { return try readAll(0, path: standardInputName, size: 0, maxBytes: maxBytes, untilUnreadable: untilUnreadable) }
         let (fd, size) = try openRegular(path)
         defer { close(fd) }
         if size > maxBytes {
             throw .tooLarge(Diagnostic(code: .tooLarge, message: "file is \(size) bytes; at most \(maxBytes) are allowed",
                                        file: path, span: Span(at: .start), help: "policy and table files are limited to 8 MiB"))
         }
-        return try readAll(fd, path: path, size: size, maxBytes: maxBytes)
+        return try readAll(fd, path: path, size: size, maxBytes: maxBytes, untilUnreadable: untilUnreadable)
     }
 
     /// How diagnostics name standard input (`-` on the command line).
     public static let standardInputName = "<stdin>"
 
     /// Reads `fd` to its end, at most one byte past `maxBytes` (in case the file grew).
-    private static func readAll(_ fd: Int32, path: String, size: Int, maxBytes: Int) throws(ReadError) -> SourceFile {
+    private static func readAll(_ fd: Int32, path: String, size: Int, maxBytes: Int, untilUnreadable: Bool) throws(ReadError) -> SourceFile {
         func unreadable(_ message: String, help: String? = nil) -> ReadError {
             .unreadable(Diagnostic(code: .unreadable, message: message, file: path, span: Span(at: .start), help: help))
         }
         let limit = maxBytes == Int.max ? Int.max : maxBytes + 1
         var bytes = [UInt8](repeating: 0, count: Swift.min(size + 1, limit))
-        var count = 0
+        var count = 0, scanned = 0
         while count < limit {
             if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: Swift.min(Swift.max(bytes.count, 4096), limit - count))) }
             // `bytes` was just grown past `count`, so it is not empty.
@@ -79,6 +84,11 @@ public struct SourceFile: Sendable {
             guard n >= 0 else { throw unreadable("cannot read the file: " + Self.describe(errno: errno)) }
             if n == 0 { break }
             count += n
+            if untilUnreadable {
+                let scan = bytes.withUnsafeBufferPointer { UnreadableScan.first(in: UnsafeBufferPointer(rebasing: $0[scanned..<count]), final: false) }
+                if scan.bad != nil { break }  // nothing after it is read
+                scanned += scan.complete
+            }
         }
         if count > maxBytes {
             throw .tooLarge(Diagnostic(code: .tooLarge, message: "file is larger than \(maxBytes) bytes", file: path, span: Span(at: .start)))
