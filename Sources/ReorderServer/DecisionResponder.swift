@@ -52,6 +52,10 @@ struct DecisionResponder: HTTPResponder {
             }
         }
 
+        /// What a 405's `Allow` header names: the methods, and `HEAD` with `GET` (RFC 9110
+        /// §10.2.1: every method the route answers).
+        var allowed: [HTTPRequest.Method] { methods.contains(.get) ? methods + [.head] : methods }
+
         /// Routes that exist only with `--playground` (404 `not-found` without it).
         var playgroundOnly: Bool {
             switch self {
@@ -78,7 +82,7 @@ struct DecisionResponder: HTTPResponder {
         metrics.request(route: route.rawValue, status: reply.status, nanoseconds: nanoseconds)
         var headers = HTTPFields()
         headers[.contentType] = reply.contentType
-        if reply.status == 405 { headers[.allow] = route.methods.map(\.rawValue).joined(separator: ", ") }
+        if reply.status == 405 { headers[.allow] = route.allowed.map(\.rawValue).joined(separator: ", ") }
         if let etag = reply.etag { headers[.eTag] = "\"\(etag)\"" }
         return Response(status: HTTPResponse.Status(code: reply.status), headers: headers,
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body)))
@@ -109,7 +113,7 @@ struct DecisionResponder: HTTPResponder {
             return RouteError.notFound.answer("no route for \(request.method.rawValue) \(Self.printable(request.uri.path)); see /openapi.json")
         }
         guard route.methods.contains(request.method) || (request.method == .head && route.methods.contains(.get)) else {
-            let methods = route.methods.map(\.rawValue).joined(separator: " or ")
+            let methods = route.allowed.map(\.rawValue).joined(separator: " or ")
             return RouteError.methodNotAllowed.answer("\(route.rawValue) takes \(methods), not \(request.method.rawValue)")
         }
         switch route {

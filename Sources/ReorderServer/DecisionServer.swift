@@ -57,6 +57,14 @@ public enum DecisionServer {
         let store = PolicyStore(paths: configuration.policies)
         let outcome = store.reload()
         if !outcome.errors.isEmpty { throw .policies(outcome.errors) }
+        // As `lint` (SPEC §9: "loads policies as lint does"): paths that hold no policy at all
+        // are an error, not a server that answers 404 to everything.
+        if store.snapshot.policies.isEmpty {
+            throw .policies(configuration.policies.map { path in
+                Diagnostic(code: .unreadable, message: "no policy files below '\(path)'", file: path, span: Span(at: .start),
+                           help: "a policy file is a *.yaml or *.yml file with a top-level 'reorder-policy' key")
+            })
+        }
         var log: DecisionLogFile? = nil
         if let path = configuration.logPath {
             guard let file = DecisionLogFile(path: path) else { throw .log(path) }

@@ -145,6 +145,10 @@ struct ServerTests {
             let message = (reply.json?["error"] as? [String: Any])?["message"] as? String
             #expect(message?.isEmpty == false)
         }
+        // A 405 names every method the route answers, HEAD with GET (RFC 9110 §10.2.1).
+        #expect(try server.request("POST", "/health").headers["allow"] == "GET, HEAD")
+        #expect(try server.request("GET", "/v1/policies/board/check").headers["allow"] == "POST")
+        #expect(try server.request("DELETE", "/v1/tables/\(String(repeating: "0", count: 64))").headers["allow"] == "PUT, GET, HEAD")
         // A bad move inside a batch is a result, not an HTTP error.
         let batch = try server.post("/v1/policies/board/check", json: #"{"table": \#(table), "moves": [{"from": [0, 0], "to": [5, 5]}, {"x": 1}]}"#)
         #expect(batch.status == 200)
@@ -371,7 +375,7 @@ struct ServerTests {
         #expect(server.stop() == 0)
     }
 
-    @Test("start-up refuses broken policies, duplicate names, missing paths and an unusable log, with exit 2")
+    @Test("start-up refuses broken policies, duplicate names, missing paths, folders without policies and an unusable log, with exit 2")
     func startUpErrors() throws {
         let dir = try Build.scratchDirectory()
         let broken = dir.appendingPathComponent("broken.yaml")
@@ -388,6 +392,8 @@ struct ServerTests {
             (["--policies", "policies", "--log", dir.path], "decision log"),
             (["--policies", "policies", "--port", "70000"], "--port"),
             (["--policies", "policies", "--table-memory", "-1"], "--table-memory"),
+            // A folder of tables only: no policy below it, as `lint` says.
+            (["--policies", "policies/tables"], "no policy files below 'policies/tables'"),
         ]
         for (arguments, message) in cases {
             let process = Process()
@@ -398,8 +404,13 @@ struct ServerTests {
             process.standardError = err
             process.standardOutput = FileHandle.nullDevice
             try process.run()
+            // A server that starts instead of refusing is stopped after 20 s, so the test fails
+            // rather than waiting for it forever.
+            let guardian = DispatchWorkItem { if process.isRunning { process.terminate() } }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: guardian)
             let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
+            guardian.cancel()
             #expect(process.terminationStatus == 2, "\(arguments)")
             #expect(text.contains(message), "\(arguments): \(text)")
         }
