@@ -145,6 +145,18 @@ struct ServerTests {
             let message = (reply.json?["error"] as? [String: Any])?["message"] as? String
             #expect(message?.isEmpty == false)
         }
+        // Requests the HTTP parser refuses before any route get the same JSON error body.
+        let malformed: [(String, [String: String])] = [
+            ("POST", ["Content-Length": "abc"]), ("BREW", [:]), ("POST", ["Content-Length": "2", "Transfer-Encoding": "chunked"]),
+            ("POST", ["Content-Length": "99999999999999999999"]), ("GET", ["X-Big": String(repeating: "x", count: 100_000)]),
+        ]
+        for (method, headers) in malformed {
+            let reply = try server.request(method, "/v1/policies/board/check", headers: headers)
+            #expect(reply.status == 400, "\(method) \(headers.keys.sorted())")
+            #expect(reply.errorCode == "bad-request", "\(method) \(headers.keys.sorted()): \(reply.text)")
+            #expect(reply.headers["content-type"] == "application/json")
+        }
+        #expect(try server.get("/health").status == 200, "the server is still up")
         // A 405 names every method the route answers, HEAD with GET (RFC 9110 §10.2.1).
         #expect(try server.request("POST", "/health").headers["allow"] == "GET, HEAD")
         #expect(try server.request("GET", "/v1/policies/board/check").headers["allow"] == "POST")
