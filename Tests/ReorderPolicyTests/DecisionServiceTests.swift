@@ -183,6 +183,35 @@ import Testing
         #expect(compared > 3_000 && refused > 200, "compared \(compared), refused \(refused)")
     }
 
+    @Test("an invalid move is echoed as given: JSON's literals and numbers stay values, strings stay strings")
+    func invalidMovesEchoAsGiven() throws {
+        let given = [#"{"from": [0, null], "to": [0, 1e2]}"#, #"{"from": [0, 0.5], "to": [false, -0]}"#,
+                     #"{"from": "1.0", "to": [0, 99999999999999999999]}"#, #"{"from": [0, true], "to": [0, "null"]}"#,
+                     #"{"from": [0, -1.5E+3], "to": [0, 1]}"#]
+        let body = #"{"table": {"sections": [{"rows": ["a", "b"]}]}, "moves": [\#(given.joined(separator: ", "))]}"#
+        let reply = Self.reply(Array(body.utf8), explain: false, logging: false)
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(reply.body)) as? [String: Any])["results"] as? [[String: Any]]
+        #expect(results?.count == given.count)
+        for (result, move) in zip(results ?? [], given) {
+            #expect(result["decision"] as? String == "invalid")
+            let sent = try JSONSerialization.jsonObject(with: Data(move.utf8)) as? NSDictionary
+            #expect((result["move"] as? NSDictionary) == sent, "\(move) → \(result["move"] ?? "nothing")")
+        }
+    }
+
+    @Test("the echo's test of a JSON literal or number agrees with Foundation's JSON reader")
+    func jsonLiteralsAsFoundationReadsThem() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789-+.eE".utf8) + Array("truefalsn x".utf8)
+        var texts = ["true", "false", "null", "0", "-0", "01", "1.", ".5", "1e", "1e+", "-", "1.5e-3", "1E2", "Null", "~", "0x10", "1e400", "-1e-400"]
+        for _ in 0..<3_000 { texts.append(String(decoding: (0..<Int.random(in: 1...6, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self)) }
+        for text in texts {
+            // One value with nothing around it: no space (Foundation skips it) in the text.
+            let foundation = !text.contains(" ") && (try? JSONSerialization.jsonObject(with: Data("[\(text)]".utf8))) != nil
+            #expect(DecisionJSON.isJSONLiteral(text) == foundation, "\(text)")
+        }
+    }
+
     @Test("error replies carry the SPEC §9 code")
     func errorReplies() {
         for code in DecisionService.ErrorCode.allCases {

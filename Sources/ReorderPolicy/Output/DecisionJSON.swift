@@ -204,11 +204,19 @@ package enum DecisionJSON {
         w.raw("}")
     }
 
-    /// A YAML node echoed as JSON: plain integers become numbers, other scalars strings.
+    /// A YAML node echoed as JSON, "as given" (SPEC §7): a plain scalar that is JSON's
+    /// `true`, `false`, `null` or a JSON number stays that value (a server client that sent
+    /// `null` or `1e2` gets `null` and `1e2` back, not strings); other scalars are strings.
     package static func node(_ node: YAMLNode, into w: inout JSONWriter) {
         switch node.content {
         case .scalar(let text, let style):
-            if style.isPlain, let value = NodeDecoder.plainInteger(text) { w.int(value) } else { w.string(text) }
+            if style.isPlain, let value = NodeDecoder.plainInteger(text) {
+                w.int(value)
+            } else if style.isPlain, isJSONLiteral(text) {
+                w.bytes(text)
+            } else {
+                w.string(text)
+            }
         case .sequence(let items):
             w.raw("[")
             for (n, item) in items.enumerated() {
@@ -228,6 +236,35 @@ package enum DecisionJSON {
         case .invalid:
             w.raw("null")
         }
+    }
+
+    /// Whether `text` is a JSON literal or number as written
+    /// (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`), so it can be echoed unquoted. A
+    /// number past a `Double`'s range (`1e400`) is not: many JSON readers (Foundation's among
+    /// them) refuse the whole document for it, so it is echoed as a string.
+    static func isJSONLiteral(_ text: String) -> Bool {
+        if text == "true" || text == "false" || text == "null" { return true }
+        let b = Array(text.utf8)
+        var i = 0
+        func digits() -> Int {
+            let start = i
+            while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") { i += 1 }
+            return i - start
+        }
+        if i < b.count, b[i] == UInt8(ascii: "-") { i += 1 }
+        let lead = i
+        let whole = digits()
+        guard whole > 0, whole == 1 || b[lead] != UInt8(ascii: "0") else { return false }
+        if i < b.count, b[i] == UInt8(ascii: ".") {
+            i += 1
+            guard digits() > 0 else { return false }
+        }
+        if i < b.count, b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
+            guard digits() > 0 else { return false }
+        }
+        return i == b.count && Double(text)?.isFinite == true
     }
 
     /// The document's opening, up to the results list.
