@@ -135,6 +135,12 @@ import ReorderEngine
         ("- keep-in-section: all", "- keep-in-section: { kind: card }", ["rejected→allowed"]),
         ("- capacity: { section: Done, max: 3 }", "- capacity: { section: Done, max: 2 }", ["allowed→retargeted"]),
         ("[]", "- lock: { last: 1 }", ["allowed→denied"]),
+        // Pairs that need more rows than the small tables hold: each shown by `check` on a table
+        // one or two steps from the table the search found (session 22's audit).
+        ("[]", "- capacity: { section: all, max: 12 }", ["allowed→rejected", "allowed→retargeted"]),
+        ("- keep-in-section: { index: -30 }", "- keep-in-section: { index: -31 }", ["rejected→allowed", "allowed→rejected", "allowed→retargeted", "retargeted→allowed"]),
+        ("- pin: { index: 12 }", "- pin: { index: 13 }", ["allowed→retargeted"]),
+        ("- keep-in-section: { first: 12 }", "- keep-in-section: { first: 13 }", ["allowed→retargeted", "allowed→rejected"]),
         // Large position constants (segment mode): the two differ only on a section of over
         // 80,000 rows, and the change shows one (decided for the move the search found).
         ("- pin: { last: 80000, anchor: start }\n- lock: { index: 3 }", "- pin: { last: 80001, anchor: start }\n- lock: { index: 3 }", ["allowed→rejected"]),

@@ -93,6 +93,7 @@ struct ChangeFinder {
         // A seed too large to sweep (a large position constant: tens of thousands of rows) is
         // decided for the move the search found only.
         for (table, move) in seeds { sweep(table, into: &best, moves: Self.sweepCost(table) <= Self.witnessWork ? nil : [move]) }
+        sweepNeighbours(of: seeds.map(\.0), into: &best)
         if !seeds.isEmpty && best.isEmpty {
             // The engine did not confirm a difference the search found: no claim either way.
             return (.undecided, [])
@@ -386,6 +387,66 @@ struct ChangeFinder {
             }
             budget -= Self.sweepCost(table)
             sweep(table, into: &best)
+        }
+    }
+
+    /// The tables one and two steps away from the seeds (a plain row more or fewer at either
+    /// end of a section, a section emptied, an empty section at either end), swept while pairs
+    /// of words are missing.
+    ///
+    /// A search finds one table on which the policies differ, and that table shows one pair of
+    /// words; the small tables show the others only while the policies' constants are small.
+    /// With `capacity: { max: 12 }` the seed is a full section beside a one-row section (the
+    /// only valid slot left is the source: `allowed → rejected`), and `allowed → retargeted`
+    /// needs one row more in the source's section. SPEC §11 lists every pair that occurs on some
+    /// table; the neighbours are where a larger constant's other pairs are found.
+    mutating func sweepNeighbours(of tables: [Table], into best: inout [Key: PolicyComparison.Change]) {
+        var budget = Self.witnessWork
+        var frontier = tables.filter { Self.sweepCost($0) <= Self.witnessWork }
+        var seen = Set(frontier)
+        for _ in 0..<2 {
+            var next: [Table] = []
+            for table in frontier {
+                // An empty section before or after the others: a drop on the other side of a
+                // section (the source at the edge facing the drop is then the nearest slot).
+                var around: [Table] = []
+                for atStart in [true, false] {
+                    var wider = table
+                    wider.sections.insert(Section(rows: []), at: atStart ? 0 : wider.sections.count)
+                    around.append(wider)
+                }
+                for variant in around where seen.insert(variant).inserted {
+                    guard budget > 0, best.count < Self.allPairs else { return }
+                    budget -= Self.sweepCost(variant)
+                    sweep(variant, into: &best)
+                    next.append(variant)
+                }
+                for s in table.sections.indices {
+                    var variants: [Table] = []
+                    if table.sections[s].rows.count > 1 {
+                        var emptied = table  // a source alone in its section: the source is the only slot left
+                        emptied.sections[s].rows = []
+                        variants.append(emptied)
+                    }
+                    for atStart in [false, true] {
+                        var more = table
+                        more.sections[s].rows.insert(Row(id: vocabulary.plainID), at: atStart ? 0 : more.sections[s].rows.count)
+                        variants.append(more)
+                        if !table.sections[s].rows.isEmpty {
+                            var fewer = table
+                            fewer.sections[s].rows.remove(at: atStart ? 0 : fewer.sections[s].rows.count - 1)
+                            variants.append(fewer)
+                        }
+                    }
+                    for variant in variants where seen.insert(variant).inserted {
+                        guard budget > 0, best.count < Self.allPairs else { return }
+                        budget -= Self.sweepCost(variant)
+                        sweep(variant, into: &best)
+                        next.append(variant)
+                    }
+                }
+            }
+            frontier = next
         }
     }
 
