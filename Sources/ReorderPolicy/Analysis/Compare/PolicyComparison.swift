@@ -407,47 +407,46 @@ struct ChangeFinder {
         for _ in 0..<2 {
             var next: [Table] = []
             for table in frontier {
-                // An empty section before or after the others: a drop on the other side of a
-                // section (the source at the edge facing the drop is then the nearest slot).
-                var around: [Table] = []
-                for atStart in [true, false] {
-                    var wider = table
-                    wider.sections.insert(Section(rows: []), at: atStart ? 0 : wider.sections.count)
-                    around.append(wider)
-                }
-                for variant in around where seen.insert(variant).inserted {
+                for variant in neighbours(of: table) where seen.insert(variant).inserted {
                     guard budget > 0, best.count < Self.allPairs else { return }
                     budget -= Self.sweepCost(variant)
                     sweep(variant, into: &best)
                     next.append(variant)
                 }
-                for s in table.sections.indices {
-                    var variants: [Table] = []
-                    if table.sections[s].rows.count > 1 {
-                        var emptied = table  // a source alone in its section: the source is the only slot left
-                        emptied.sections[s].rows = []
-                        variants.append(emptied)
-                    }
-                    for atStart in [false, true] {
-                        var more = table
-                        more.sections[s].rows.insert(Row(id: vocabulary.plainID), at: atStart ? 0 : more.sections[s].rows.count)
-                        variants.append(more)
-                        if !table.sections[s].rows.isEmpty {
-                            var fewer = table
-                            fewer.sections[s].rows.remove(at: atStart ? 0 : fewer.sections[s].rows.count - 1)
-                            variants.append(fewer)
-                        }
-                    }
-                    for variant in variants where seen.insert(variant).inserted {
-                        guard budget > 0, best.count < Self.allPairs else { return }
-                        budget -= Self.sweepCost(variant)
-                        sweep(variant, into: &best)
-                        next.append(variant)
-                    }
-                }
             }
             frontier = next
         }
+    }
+
+    /// The tables one step from `table`: an empty section before or after the others (a drop on
+    /// the other side of a section, where the source at the edge facing it is the nearest
+    /// slot); then, per section, the section emptied (a source alone in its section has only
+    /// itself left) and a plain row more or fewer at its end and at its start.
+    func neighbours(of table: Table) -> [Table] {
+        var out: [Table] = []
+        for atStart in [true, false] {
+            var wider = table
+            wider.sections.insert(Section(rows: []), at: atStart ? 0 : wider.sections.count)
+            out.append(wider)
+        }
+        for s in table.sections.indices {
+            if table.sections[s].rows.count > 1 {
+                var emptied = table
+                emptied.sections[s].rows = []
+                out.append(emptied)
+            }
+            for atStart in [false, true] {
+                var more = table
+                more.sections[s].rows.insert(Row(id: vocabulary.plainID), at: atStart ? 0 : more.sections[s].rows.count)
+                out.append(more)
+                if !table.sections[s].rows.isEmpty {
+                    var fewer = table
+                    fewer.sections[s].rows.remove(at: atStart ? 0 : fewer.sections[s].rows.count - 1)
+                    out.append(fewer)
+                }
+            }
+        }
+        return out
     }
 
     /// Decisions spent on finding witnesses (each one is two `decide` calls).
