@@ -238,33 +238,14 @@ package enum DecisionJSON {
         }
     }
 
-    /// Whether `text` is a JSON literal or number as written
-    /// (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`), so it can be echoed unquoted. A
+    /// Whether `text` is a JSON literal or number as written, so it can be echoed unquoted:
+    /// the one JSON reader reads it as a plain scalar (a string would be double-quoted). A
     /// number past a `Double`'s range (`1e400`) is not: many JSON readers (Foundation's among
     /// them) refuse the whole document for it, so it is echoed as a string.
     static func isJSONLiteral(_ text: String) -> Bool {
-        if text == "true" || text == "false" || text == "null" { return true }
-        let b = Array(text.utf8)
-        var i = 0
-        func digits() -> Int {
-            let start = i
-            while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") { i += 1 }
-            return i - start
-        }
-        if i < b.count, b[i] == UInt8(ascii: "-") { i += 1 }
-        let lead = i
-        let whole = digits()
-        guard whole > 0, whole == 1 || b[lead] != UInt8(ascii: "0") else { return false }
-        if i < b.count, b[i] == UInt8(ascii: ".") {
-            i += 1
-            guard digits() > 0 else { return false }
-        }
-        if i < b.count, b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
-            i += 1
-            if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
-            guard digits() > 0 else { return false }
-        }
-        return i == b.count && Double(text)?.isFinite == true
+        guard case .success(let node) = JSONDocument.parse(Array(text.utf8), file: ""),
+              case .scalar(_, let style) = node.content, style.isPlain else { return false }
+        return text.first?.isLetter == true || Double(text)?.isFinite == true
     }
 
     /// The document's opening, up to the results list.
