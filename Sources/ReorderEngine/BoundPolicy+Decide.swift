@@ -105,7 +105,7 @@ extension BoundPolicy {
             return Decision(move: move, kind: .allowed, target: .row(to), violations: [])
         }
         var violations: [Violation] = []
-        for index in effects.indices where breaks(effects[index], from, to) {
+        for index in effects.indices where breaks(index, from, to) {
             // Reasons are worded only for the rules that are broken (each decided once).
             violations.append(violation(index, wordRowRule(index, from, to, broken: true).reason))
         }

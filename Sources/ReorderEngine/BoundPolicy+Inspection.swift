@@ -61,7 +61,7 @@ extension BoundPolicy {
 
     /// Indices of the row rules that moving the (movable) row at `from` to `to` breaks.
     public func brokenRules(from: Position, to: Position) -> [Int] {
-        effects.indices.filter { breaks(effects[$0], from, to) }
+        effects.indices.filter { breaks($0, from, to) }
     }
 
     /// Indices of the row rules that hold the row at `p` (lock, pin or reserve).

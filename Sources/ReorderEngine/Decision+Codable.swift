@@ -125,6 +125,6 @@ extension Violation: Codable {
         self.init(rule: try c.decode(String.self, forKey: .rule), kind: try c.decode(String.self, forKey: .kind),
                   message: try c.decodeIfPresent(String.self, forKey: .message),
                   location: try c.decodeIfPresent(SourceLocation.self, forKey: .location),
-                  reason: Reason(stringLiteral: try c.decode(String.self, forKey: .reason)))
+                  reason: Reason(try c.decode(String.self, forKey: .reason)))
     }
 }

@@ -1,7 +1,13 @@
-/// A reason in plain words, kept as parts (text, row ids, positions, sections) so output
-/// can render it straight into bytes without building a string per decision.
+/// A reason in plain words, rendered once, as it is built, into UTF-8 bytes.
+///
+/// Reasons are built from ``Part``s (text, row ids, positions, sections) through string
+/// interpolation; each part is written as text straight away, so a decision's reason is one
+/// small byte buffer: building it is one allocation, destroying it one release, and output
+/// copies (or escapes) it in one go instead of part by part (issue #26: a batch's refused
+/// moves spent a third of their time building, destroying and writing reasons as arrays of
+/// parts).
 public struct Reason: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
-    /// One piece of a reason.
+    /// One piece of a reason, and how it reads.
     public enum Part: Hashable, Sendable {
         /// Literal text.
         case text(String)
@@ -15,62 +21,170 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
         case section(Int, id: String?)
     }
 
-    /// The parts in order.
-    public var parts: [Part]
+    /// The reason as UTF-8 text.
+    package private(set) var utf8: ContiguousArray<UInt8>
 
     /// Creates a reason from parts.
-    public init(_ parts: [Part]) { self.parts = parts }
+    public init(_ parts: [Part]) {
+        var text = StringInterpolation(literalCapacity: 0, interpolationCount: parts.count)
+        for part in parts { text.appendInterpolation(part) }
+        utf8 = text.utf8
+    }
 
     /// A reason that is plain text.
-    public init(stringLiteral value: String) { parts = [.text(value)] }
+    public init(_ text: String) {
+        var built = StringInterpolation(literalCapacity: 0, interpolationCount: 1)
+        built.appendText(text)
+        utf8 = built.utf8
+    }
+
+    /// A reason that is a literal.
+    public init(stringLiteral value: StaticString) {
+        var built = StringInterpolation(literalCapacity: 0, interpolationCount: 0)
+        built.appendLiteral(value)
+        utf8 = built.utf8
+    }
 
     /// The reason as text.
-    public var description: String {
-        var out = ""
-        for part in parts {
-            switch part {
-            case .text(let t): out += t
-            case .quoted(let id): out += "\"\(id)\""
-            case .position(let p): out += p.description
-            case .number(let n): out += String(n)
-            case .section(let u, let id):
-                out += "section \(u)"
-                if let id { out += " (\"\(id)\")" }
-            }
-        }
-        return out
-    }
+    public var description: String { String(decoding: utf8, as: UTF8.self) }
+
+    /// Appends one part, as it reads.
+    public mutating func append(_ part: Part) { append(Reason([part])) }
+
+    /// Appends another reason's text.
+    public mutating func append(_ reason: Reason) { utf8.append(contentsOf: reason.utf8) }
 
     /// Joins reasons with `; `.
     static func joined(_ reasons: [Reason]) -> Reason {
-        var parts: [Part] = []
+        var joined: Reason = ""
         for (n, r) in reasons.enumerated() {
-            if n > 0 { parts.append(.text("; ")) }
-            parts += r.parts
+            if n > 0 { joined.append(.text("; ")) }
+            joined.append(r)
         }
-        return Reason(parts)
+        return joined
     }
 }
 
 extension Reason: ExpressibleByStringInterpolation {
-    /// Builds reasons from interpolations: positions, numbers, row ids and sections stay parts.
+    /// Builds reasons from interpolations of positions, numbers, row ids, sections and text,
+    /// each rendered as it is appended: into 128 bytes kept inline (a reason's usual length)
+    /// and, past them, an array; the reason gets the bytes in one allocation. Literals are
+    /// static strings, so appending one copies its bytes and nothing else.
     public struct StringInterpolation: StringInterpolationProtocol {
-        var parts: [Part] = []
+        public typealias StringLiteralType = StaticString
 
-        public init(literalCapacity: Int, interpolationCount: Int) {
-            parts.reserveCapacity(4 * interpolationCount + 2)
+        private var inline: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                             UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+            = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        private var count = 0
+        /// The text once it outgrows `inline` (then `inline` is unused).
+        private var spilled: ContiguousArray<UInt8>? = nil
+
+        public init(literalCapacity: Int, interpolationCount: Int) {}
+
+        @inline(__always)
+        private mutating func append(_ source: UnsafePointer<UInt8>, _ n: Int) {
+            guard spilled == nil && count &+ n <= 128 else { return spill(source, n) }
+            withUnsafeMutableBytes(of: &inline) { ShortCopy.copy(source, to: $0.baseAddress! + count, count: n) }
+            count &+= n
         }
 
-        public mutating func appendLiteral(_ literal: String) {
-            if !literal.isEmpty { parts.append(.text(literal)) }
+        private mutating func spill(_ source: UnsafePointer<UInt8>, _ n: Int) {
+            if spilled == nil {
+                var array = ContiguousArray<UInt8>()
+                array.reserveCapacity(2 * (count + n))
+                withUnsafeBytes(of: inline) { array.append(contentsOf: $0.prefix(count)) }
+                spilled = array
+            }
+            spilled!.append(contentsOf: UnsafeBufferPointer(start: source, count: n))
         }
 
-        public mutating func appendInterpolation(_ part: Part) { parts.append(part) }
-        public mutating func appendInterpolation(_ reason: Reason) { parts += reason.parts }
-        public mutating func appendInterpolation(_ position: Position) { parts.append(.position(position)) }
-        public mutating func appendInterpolation(_ number: Int) { parts.append(.number(number)) }
-        public mutating func appendInterpolation(_ text: String) { parts.append(.text(text)) }
+        @inline(__always)
+        private mutating func append(_ byte: UInt8) {
+            withUnsafePointer(to: byte) { append($0, 1) }
+        }
+
+        @inline(__always)
+        private mutating func append(_ literal: StaticString) {
+            append(literal.utf8Start, literal.utf8CodeUnitCount)
+        }
+
+        private mutating func append(_ s: String) {
+            var s = s
+            s.withUTF8 { if let base = $0.baseAddress { append(base, $0.count) } }
+        }
+
+        private mutating func append(_ n: Int) {
+            if n >= 0 && n < 10 { return append(UInt8(truncatingIfNeeded: 48 &+ n)) }
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                let i = Reason.decimal(n, into: buffer)
+                append(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + i, buffer.count - i)
+            }
+        }
+
+        private mutating func append(_ part: Part) {
+            switch part {
+            case .text(let t): append(t)
+            case .quoted(let id):
+                append(UInt8(ascii: "\""))
+                append(id)
+                append(UInt8(ascii: "\""))
+            case .position(let p):
+                append(p.section)
+                append(UInt8(ascii: "."))
+                append(p.row)
+            case .number(let n): append(n)
+            case .section(let u, let id):
+                append("section " as StaticString)
+                append(u)
+                if let id {
+                    append(" (\"" as StaticString)
+                    append(id)
+                    append("\")" as StaticString)
+                }
+            }
+        }
+
+        /// The text written so far, in one allocation.
+        fileprivate var utf8: ContiguousArray<UInt8> {
+            if let spilled { return spilled }
+            var array = ContiguousArray<UInt8>()
+            guard count > 0 else { return array }
+            // `reserveCapacity` is specialized for bytes; `init(unsafeUninitializedCapacity:)`
+            // looked up the storage class at run time, a third of building a reason.
+            array.reserveCapacity(count)
+            withUnsafeBytes(of: inline) { array.append(contentsOf: UnsafeBufferPointer(start: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)) }
+            return array
+        }
+
+        public mutating func appendLiteral(_ literal: StaticString) { append(literal) }
+        public mutating func appendInterpolation(_ part: Part) { append(part) }
+        public mutating func appendInterpolation(_ reason: Reason) {
+            reason.utf8.withUnsafeBufferPointer { if let base = $0.baseAddress { append(base, $0.count) } }
+        }
+        public mutating func appendInterpolation(_ position: Position) { append(.position(position)) }
+        public mutating func appendInterpolation(_ number: Int) { append(number) }
+        public mutating func appendInterpolation(_ text: String) { append(text) }
+        /// Appends text (not a literal).
+        mutating func appendText(_ text: String) { append(text) }
     }
 
-    public init(stringInterpolation: StringInterpolation) { parts = stringInterpolation.parts }
+    public init(stringInterpolation: StringInterpolation) { utf8 = stringInterpolation.utf8 }
+
+    /// Writes `n` in decimal at the end of `buffer` (24 bytes hold any `Int`); returns where it starts.
+    static func decimal(_ n: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var v = n.magnitude
+        var i = buffer.count
+        repeat {
+            i -= 1
+            buffer[i] = UInt8(truncatingIfNeeded: 48 + v % 10)
+            v /= 10
+        } while v > 0
+        if n < 0 {
+            i -= 1
+            buffer[i] = UInt8(ascii: "-")
+        }
+        return i
+    }
 }

@@ -66,3 +66,32 @@ import ReorderPolicy
         func append(_ b: UnsafeBufferPointer<UInt8>) { bytes += b }
     }
 }
+
+/// The JSON writer's integers (digits written in place) and reasons (escaped in one go).
+@Suite struct JSONWriterNumberTests {
+    @Test func integersAreWrittenAsSwiftWritesThem() {
+        var g = SystemRandomNumberGenerator()
+        var values = [0, 1, 9, 10, 11, 99, 100, 101, 999_999, 1_000_000, -1, -9, -10, -100, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        for digits in 1...19 {
+            let p = (0..<digits - 1).reduce(1) { acc, _ in acc * 10 }
+            values += [p, p - 1, p + 1, -p, -(p - 1)]
+        }
+        values += (0..<2_000).map { _ in Int.random(in: Int.min...Int.max, using: &g) >> Int.random(in: 0...63, using: &g) }
+        var w = JSONWriter(capacity: 1)
+        var expected = ""
+        for v in values {
+            w.int(v)
+            w.raw(",")
+            expected += "\(v),"
+        }
+        #expect(w.text == expected)
+    }
+
+    @Test func aReasonIsOneEscapedString() throws {
+        let reason: Reason = "moving \(Reason.Part.quoted("a\"b\\c\n")) to \(Position(section: 0, row: 1))"
+        var w = JSONWriter()
+        DecisionJSON.reason(reason, into: &w)
+        let decoded = try JSONSerialization.jsonObject(with: Data(w.bytes), options: .fragmentsAllowed) as? String
+        #expect(decoded == reason.description)
+    }
+}

@@ -105,7 +105,7 @@ extension RowCheck {
         } else {
             reason = "moving \(row) to \(to) would change the rows after \(word) row \(rowName(here)) at \(here) from \(first.after.0) to \(first.after.1)"
         }
-        if total > 1 { reason.parts += [.text(" (and "), .number(total - 1), .text(" more)")] }
+        if total > 1 { reason.append(" (and \(total - 1) more)") }
         return .applies(reason)
     }
 }

@@ -4,31 +4,43 @@
 /// `isValid == !rules.contains(where: breaks)` holds by construction (and the reference
 /// comparison tests check it over thousands of random cases).
 extension BoundPolicy {
-    /// Whether the effects `e` forbid moving the movable row at `from` to `to`.
-    func breaks(_ e: RuleEffects, _ from: Position, _ to: Position) -> Bool {
+    /// Whether row rule `rule` forbids moving the movable row at `from` to `to`.
+    ///
+    /// The rule's effects are read in place: a copy of ``RuleEffects`` (400 bytes, with a
+    /// retain of every array in it) per rule and refused move was a fifth of deciding a batch
+    /// of refused moves (issue #26).
+    func breaks(_ rule: Int, _ from: Position, _ to: Position) -> Bool {
+        effects.withUnsafeBufferPointer { breaks(effects: $0.baseAddress! + rule, from, to) }  // rule is an index of effects
+    }
+
+    private func breaks(effects e: UnsafePointer<RuleEffects>, _ from: Position, _ to: Position) -> Bool {
         let s = from.section, i = from.row, t = to.section, j = to.row
-        if let held = e.held, held.pins {
+        if e.pointee.held?.pins == true {
+            // Just tested: held is set.
             if t == s {
-                let below = Self.larger(held.start.maxBelow(s, i), held.end.maxBelow(s, i))
-                let above = Self.smaller(held.start.minAbove(s, i), held.end.minAbove(s, i))
+                let below = Self.larger(e.pointee.held!.start.maxBelow(s, i), e.pointee.held!.end.maxBelow(s, i))
+                let above = Self.smaller(e.pointee.held!.start.minAbove(s, i), e.pointee.held!.end.minAbove(s, i))
                 let own = PinModel.own(below: below, above: above, count: counts[s])
                 if j < own.lo || j > own.hi { return true }
             } else {
-                if !PinModel.mayLeave(i, lastStart: held.lastStart(s), firstEnd: held.firstEnd(s)) { return true }
-                let entry = PinModel.entry(lastStart: held.lastStart(t), firstEnd: held.firstEnd(t), count: counts[t])
+                if !PinModel.mayLeave(i, lastStart: e.pointee.held!.lastStart(s), firstEnd: e.pointee.held!.firstEnd(s)) { return true }
+                let entry = PinModel.entry(lastStart: e.pointee.held!.lastStart(t), firstEnd: e.pointee.held!.firstEnd(t), count: counts[t])
                 if j < entry.lo || j > entry.hi { return true }
             }
         }
         if t == s {
-            if let fixed = e.fixedOrder, fixed[s], j != i { return true }
+            if e.pointee.fixedOrder?[s] == true, j != i { return true }
             return false
         }
-        if let limits = e.limits,
-           !limits.allowsMove(from: s, to: t, moving: limits.rows.map { query($0, s, i) ? 1 : 0 } ?? 1, counts: counts) {
+        if e.pointee.limits != nil,
+           // Just tested: limits is set.
+           !e.pointee.limits!.allowsMove(from: s, to: t, moving: e.pointee.limits!.rows.map { query($0, s, i) ? 1 : 0 } ?? 1, counts: counts) {
             return true
         }
-        if let q = e.staying, query(q, s, i) { return true }
-        if let a = e.admission, a.guarded[t], !(a.from[s] && query(a.rows, s, i)) { return true }
+        if let q = e.pointee.staying, query(q, s, i) { return true }
+        if e.pointee.admission?.guarded[t] == true,
+           // Just tested: admission is set.
+           !(e.pointee.admission!.from[s] && query(e.pointee.admission!.rows, s, i)) { return true }
         return false
     }
 
@@ -214,12 +226,12 @@ extension RuleCheck {
 extension BoundPolicy {
     /// `"A"`, `"A" and "B"`, `"A", "B" and "C"`.
     func names(_ rows: [Position]) -> Reason {
-        var parts: [Reason.Part] = []
+        var names: Reason = ""
         for (n, p) in rows.enumerated() {
-            if n > 0 { parts.append(.text(n == rows.count - 1 ? " and " : ", ")) }
-            parts.append(rowName(p))
+            if n > 0 { names.append(.text(n == rows.count - 1 ? " and " : ", ")) }
+            names.append(rowName(p))
         }
-        return Reason(parts)
+        return names
     }
 
     func rowName(_ p: Position) -> Reason.Part {

@@ -136,31 +136,10 @@ package enum DecisionJSON {
         w.raw("]")
     }
 
-    /// A reason as a JSON string, rendered part by part.
+    /// A reason as a JSON string: its text, escaped in one go.
     package static func reason(_ r: Reason, into w: inout JSONWriter) {
         w.raw("\"")
-        for part in r.parts {
-            switch part {
-            case .text(let t): w.escaped(t)
-            case .quoted(let id):
-                w.raw("\\\"")
-                w.escaped(id)
-                w.raw("\\\"")
-            case .position(let p):
-                w.int(p.section)
-                w.raw(".")
-                w.int(p.row)
-            case .number(let n): w.int(n)
-            case .section(let u, let id):
-                w.raw("section ")
-                w.int(u)
-                if let id {
-                    w.raw(" (\\\"")
-                    w.escaped(id)
-                    w.raw("\\\")")
-                }
-            }
-        }
+        r.utf8.withUnsafeBufferPointer { w.escaped($0) }
         w.raw("\"")
     }
 

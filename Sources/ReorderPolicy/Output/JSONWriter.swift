@@ -1,3 +1,4 @@
+import ReorderEngine
 import SpannedYAML
 /// A small, fast JSON writer with a fixed key order, so machine output is stable byte for byte.
 ///
@@ -32,8 +33,32 @@ package struct JSONWriter {
         @inline(__always)
         func append(_ p: UnsafeRawPointer, _ n: Int) {
             reserve(n)
-            UnsafeMutableRawPointer(base + count).copyMemory(from: p, byteCount: n)
+            ShortCopy.copy(p, to: base + count, count: n)
             count += n
+        }
+
+        /// Writes `value` in decimal (20 digits and a sign at most).
+        func decimal(_ value: Int) {
+            reserve(21)
+            var digits = 1
+            var bound: UInt = 10
+            let magnitude = value.magnitude
+            while digits < 20 && magnitude >= bound {
+                digits += 1
+                bound = bound &* 10
+            }
+            if value < 0 {
+                base[count] = UInt8(ascii: "-")
+                count += 1
+            }
+            var v = magnitude
+            var i = count + digits
+            repeat {
+                i -= 1
+                base[i] = UInt8(truncatingIfNeeded: 48 &+ v % 10)
+                v /= 10
+            } while v > 0
+            count += digits
         }
 
         @inline(__always)
@@ -143,25 +168,14 @@ package struct JSONWriter {
         s.withUTF8 { escaped($0) }
     }
 
-    /// Appends an integer.
+    /// Appends an integer, its digits written in place.
     @inline(__always)
     package mutating func int(_ value: Int) {
         if value >= 0 && value < 10 {
-            storage.append(UInt8(48 + value))
+            storage.append(UInt8(truncatingIfNeeded: 48 &+ value))
             return
         }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var v = value.magnitude
-            var i = 24
-            repeat {
-                i -= 1
-                buffer[i] = UInt8(48 + v % 10)
-                v /= 10
-            } while v > 0
-            if value < 0 { storage.append(UInt8(ascii: "-")) }
-            storage.append(buffer.baseAddress! + i, 24 - i)  // a 24-byte buffer has an address
-        }
+        storage.decimal(value)
     }
 
     /// Appends `true` or `false`.

@@ -1,0 +1,85 @@
+import Testing
+@testable import ReorderEngine
+
+/// A reason is rendered into bytes as it is built (issue #26). The rendering agrees with a
+/// plain description of its parts for every kind of part, every length (across the 128 bytes
+/// kept inline, and past them), and every number; and the short copy under it agrees with
+/// `memcpy` for every length.
+@Suite struct ReasonTests {
+    /// The parts as a plain renderer would write them (the old `description`).
+    static func plain(_ parts: [Reason.Part]) -> String {
+        var out = ""
+        for part in parts {
+            switch part {
+            case .text(let t): out += t
+            case .quoted(let id): out += "\"\(id)\""
+            case .position(let p): out += "\(p.section).\(p.row)"
+            case .number(let n): out += String(n)
+            case .section(let u, let id): out += "section \(u)" + (id.map { " (\"\($0)\")" } ?? "")
+            }
+        }
+        return out
+    }
+
+    static func randomText(_ g: inout SplitMix64) -> String {
+        let alphabet: [String] = ["a", "Z", " ", "\"", "\\", "é", "→", "🙂", "\n", "\t", "0"]
+        return (0..<Int.random(in: 0...(Bool.random(using: &g) ? 6 : 70), using: &g)).map { _ in alphabet.randomElement(using: &g)! }.joined()
+    }
+
+    static func randomNumber(_ g: inout SplitMix64) -> Int {
+        [0, 9, 10, 99, 100, -1, -10, Int.max, Int.min, Int.random(in: -1_000_000...1_000_000, using: &g)].randomElement(using: &g)!
+    }
+
+    @Test func partsRenderAsTheyRead() {
+        var g = SplitMix64(seed: 0x2EA5)
+        for _ in 0..<3_000 {
+            var parts: [Reason.Part] = []
+            for _ in 0..<Int.random(in: 0...9, using: &g) {
+                switch Int.random(in: 0..<5, using: &g) {
+                case 0: parts.append(.text(Self.randomText(&g)))
+                case 1: parts.append(.quoted(Self.randomText(&g)))
+                case 2: parts.append(.position(Position(section: Self.randomNumber(&g), row: Self.randomNumber(&g))))
+                case 3: parts.append(.number(Self.randomNumber(&g)))
+                default: parts.append(.section(Self.randomNumber(&g), id: Bool.random(using: &g) ? Self.randomText(&g) : nil))
+                }
+            }
+            let expected = Self.plain(parts)
+            #expect(Reason(parts).description == expected)
+            #expect(Reason(parts).utf8.elementsEqual(expected.utf8))
+            // The same parts through interpolation, and appended one by one.
+            var interpolated = Reason.StringInterpolation(literalCapacity: 0, interpolationCount: parts.count)
+            for part in parts { interpolated.appendInterpolation(part) }
+            #expect(Reason(stringInterpolation: interpolated) == Reason(parts))
+            var appended: Reason = ""
+            for part in parts { appended.append(part) }
+            #expect(appended == Reason(parts))
+        }
+    }
+
+    @Test func literalsAndInterpolationsMix() {
+        let long = String(repeating: "x", count: 200)
+        let p = Position(section: 3, row: -12)
+        let r: Reason = "moving \(Reason.Part.quoted("Blue")) to \(p) takes \(7) of \(Reason.Part.section(2, id: "Do\"ne")) \(long)"
+        #expect(r.description == "moving \"Blue\" to 3.-12 takes 7 of section 2 (\"Do\"ne\") " + long)
+        #expect(Reason("plain \"text\"").description == "plain \"text\"")
+        #expect(("" as Reason).utf8.isEmpty)
+        #expect(Reason.joined(["a", "b \(1)", ""]).description == "a; b 1; ")
+    }
+
+    @Test func shortCopiesAgreeWithMemcpy() {
+        var g = SplitMix64(seed: 0xC0B7)
+        let source = (0..<64).map { _ in UInt8.random(in: 0...255, using: &g) }
+        for count in 0...48 {
+            for offset in 0..<8 {
+                var target = [UInt8](repeating: 0xAA, count: 80)
+                source.withUnsafeBytes { s in
+                    target.withUnsafeMutableBytes { t in
+                        ShortCopy.copy(s.baseAddress! + offset, to: t.baseAddress! + 3, count: count)
+                    }
+                }
+                #expect(Array(target[3..<3 + count]) == Array(source[offset..<offset + count]), "count \(count) offset \(offset)")
+                #expect(target[0..<3].allSatisfy { $0 == 0xAA } && target[(3 + count)...].allSatisfy { $0 == 0xAA }, "count \(count): wrote outside")
+            }
+        }
+    }
+}
