@@ -241,10 +241,11 @@ public enum DecisionService {
             }
             var fields: [String: JSONNode] = [:]
             for entry in entries {
-                guard allowed.contains(entry.name) else {
-                    throw RequestError(message: "unknown field '\(entry.name)'; expected \(expected)")
+                let name = entry.name
+                guard allowed.contains(name) else {
+                    throw RequestError(message: "unknown field '\(name)'; expected \(expected)")
                 }
-                fields[entry.name] = entry.value
+                fields[name] = entry.value
             }
             for key in required where fields[key] == nil && !(tableRef && key == "table" && fields["table-ref"] != nil) {
                 throw RequestError(message: "missing field '\(key)'; expected a JSON object with \(expected)")

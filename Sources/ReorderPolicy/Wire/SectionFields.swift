@@ -116,7 +116,8 @@ enum SectionAttributesField: SectionField {
             return
         }
         for item in items {
-            if let value = attribute(item.value, item.name, &d) { section.attributes[item.name] = value }
+            let name = item.name
+            if let value = attribute(item.value, name, &d) { section.attributes[name] = value }
         }
     }
 
