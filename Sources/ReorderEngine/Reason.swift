@@ -85,7 +85,7 @@ extension Reason: ExpressibleByStringInterpolation {
         @inline(__always)
         private mutating func append(_ source: UnsafePointer<UInt8>, _ n: Int) {
             guard spilled == nil && count &+ n <= 128 else { return spill(source, n) }
-            withUnsafeMutableBytes(of: &inline) { ShortCopy.copy(source, to: $0.baseAddress! + count, count: n) }
+            withUnsafeMutableBytes(of: &inline) { _ShortCopy.copy(source, to: $0.baseAddress! + count, count: n) }
             count &+= n
         }
 

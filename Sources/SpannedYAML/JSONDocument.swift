@@ -513,7 +513,7 @@ public struct JSONDocument: Sendable {
         /// control character or not ASCII; bits above the lowest one may be false alarms.
         @inline(__always)
         static func special(_ x: UInt64) -> UInt64 {
-            (JSONBytes.escapes(x) | x) & 0x8080_8080_8080_8080
+            (_JSONBytes.escapes(x) | x) & 0x8080_8080_8080_8080
         }
 
         private func validUTF8(_ range: Range<Int>) -> Bool {
@@ -547,13 +547,15 @@ public struct JSONDocument: Sendable {
     }
 }
 
-/// Word-at-a-time byte tests for JSON strings, shared by the reader and the writer.
-package enum JSONBytes {
+/// Word-at-a-time byte tests for JSON strings, shared by the reader and the writer. Not API:
+/// public (and underscored) only so that the writer in `ReorderPolicy` inlines them, which a
+/// `package` function is not.
+public enum _JSONBytes {
     /// The high bit of each byte of `x` (eight bytes, little-endian) that a JSON string must
     /// escape: a quote, a backslash or a control character. The lowest flagged byte is exact;
     /// bits above it may be false alarms (a borrow), so a scan stops at the lowest and looks.
     @inlinable @inline(__always)
-    package static func escapes(_ x: UInt64) -> UInt64 {
+    public static func escapes(_ x: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         let quote = x ^ (ones &* 0x22), backslash = x ^ (ones &* 0x5C)
         let zeroQuote = (quote &- ones) & ~quote

@@ -74,7 +74,7 @@ import Testing
                 var target = [UInt8](repeating: 0xAA, count: 80)
                 source.withUnsafeBytes { s in
                     target.withUnsafeMutableBytes { t in
-                        ShortCopy.copy(s.baseAddress! + offset, to: t.baseAddress! + 3, count: count)
+                        _ShortCopy.copy(s.baseAddress! + offset, to: t.baseAddress! + 3, count: count)
                     }
                 }
                 #expect(Array(target[3..<3 + count]) == Array(source[offset..<offset + count]), "count \(count) offset \(offset)")

@@ -234,10 +234,14 @@ extension BoundPolicy {
         return names
     }
 
+    // Inlined, like `rowID(at:)` and `query`: called on a bound policy reached through a
+    // pointer (``RowCheck``), a call copied the whole struct (409 bytes) to pass it.
+    @inline(__always)
     func rowName(_ p: Position) -> Reason.Part {
         .quoted(rowID(at: p))
     }
 
+    @inline(__always)
     func sectionName(_ u: Int) -> Reason.Part {
         .section(u, id: boundTable.sections[u].id)
     }

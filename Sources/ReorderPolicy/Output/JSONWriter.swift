@@ -33,7 +33,7 @@ package struct JSONWriter {
         @inline(__always)
         func append(_ p: UnsafeRawPointer, _ n: Int) {
             reserve(n)
-            ShortCopy.copy(p, to: base + count, count: n)
+            _ShortCopy.copy(p, to: base + count, count: n)
             count += n
         }
 
@@ -131,7 +131,7 @@ package struct JSONWriter {
         while index < utf8.count {
             // Eight bytes at a time while none needs an escape (most messages have none).
             while index &+ 8 <= utf8.count {
-                let flags = JSONBytes.escapes(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self).littleEndian)
+                let flags = _JSONBytes.escapes(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self).littleEndian)
                 guard flags == 0 else {
                     index &+= flags.trailingZeroBitCount >> 3  // the lowest flag is exact
                     break
