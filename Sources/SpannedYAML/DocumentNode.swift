@@ -26,19 +26,6 @@ public protocol DocumentNode {
     var plainInteger: Int? { get }
     /// The node as a ``YAMLNode`` tree (to echo it back, as an invalid moves item is).
     var tree: YAMLNode { get }
-    /// Whether the node is a scalar whose text is `text`, told without making a string (a
-    /// decoder matching a key against the names it knows, twice per move of a batch).
-    func scalarIs(_ text: StaticString) -> Bool
-}
-
-extension DocumentNode {
-    /// Whether the node is a scalar whose text is `text` (compared as bytes, as the nodes read
-    /// in place compare them).
-    @inlinable
-    public func scalarIs(_ text: StaticString) -> Bool {
-        guard let scalar else { return false }
-        return scalar.utf8.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
 }
 
 /// One key/value entry of a mapping, for any ``DocumentNode``.
@@ -47,11 +34,8 @@ public struct DocumentEntry<Node: DocumentNode> {
     public var key: Node
     /// The value node.
     public var value: Node
-    /// The key's text when it was at hand; a key read in place makes it only when asked.
-    @usableFromInline var knownName: String?
-
     /// The key's text.
-    @inlinable public var name: String { knownName ?? key.scalar ?? "" }
+    public var name: String
 
     /// Creates an entry. Inlinable, so a decoder in another module makes entries of its own
     /// node type without generic metadata (a moves file makes two per move).
@@ -59,16 +43,7 @@ public struct DocumentEntry<Node: DocumentNode> {
     public init(key: Node, value: Node, name: String) {
         self.key = key
         self.value = value
-        self.knownName = name
-    }
-
-    /// Creates an entry whose name is its key's text, made when asked (``DocumentNode/scalarIs(_:)``
-    /// tells a key's name without it).
-    @inlinable
-    public init(key: Node, value: Node) {
-        self.key = key
-        self.value = value
-        self.knownName = nil
+        self.name = name
     }
 }
 

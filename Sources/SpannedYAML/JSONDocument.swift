@@ -626,20 +626,6 @@ public struct JSONNode: DocumentNode {
 
     public var isInvalid: Bool { false }
 
-    @inlinable public func scalarIs(_ text: StaticString) -> Bool {
-        let t = token
-        switch t.kind {
-        case .object, .array: return false
-        case .number, .literal:
-            return UnsafeBufferPointer(rebasing: place.bytes[t.start..<t.end])
-                .elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        case .string:
-            guard !t.escaped else { return scalar == text.description }
-            return UnsafeBufferPointer(rebasing: place.bytes[t.start + 1..<t.end - 1])
-                .elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        }
-    }
-
     public var typeName: String {
         switch token.kind {
         case .object: "a mapping"
@@ -696,8 +682,9 @@ public struct JSONNode: DocumentNode {
                 guard k < end else { return nil }
                 let key = JSONNode(place, index: k)
                 let value = JSONNode(place, index: k + 1)
+                let name = JSONNode.stringText(place.bytes, place.tape[k])
                 k = place.tape[k + 1].next
-                return DocumentEntry(key: key, value: value)
+                return DocumentEntry(key: key, value: value, name: name)
             }
         }
     }

@@ -36,10 +36,6 @@ struct FlatNode: DocumentNode {
 
     var scalarStyle: ScalarStyle? { isScalar ? event.style : nil }
 
-    func scalarIs(_ name: StaticString) -> Bool {
-        isScalar && bytes.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-    }
-
     var isInvalid: Bool {
         if case .alias = event.kind { true } else { false }
     }
@@ -81,7 +77,7 @@ struct FlatNode: DocumentNode {
             let key = FlatNode(events: node.events, text: node.text, index: position)
             let value = FlatNode(events: node.events, text: node.text, index: key.end)
             position = value.end
-            return DocumentEntry(key: key, value: value)
+            return DocumentEntry(key: key, value: value, name: key.scalar ?? "")
         }
     }
 

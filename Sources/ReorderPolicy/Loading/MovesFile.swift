@@ -90,16 +90,15 @@ public enum MovesFile {
         var from: Node?, to: Node?, sectionFrom: Node?, sectionTo: Node?
         var fromOffsets: Node?, toOffset: Node?, section: Node?
         for entry in entries {
-            // Keys are told by their bytes: a string per key was a tenth of reading a move.
-            let key = entry.key
-            if key.scalarIs("from") { from = entry.value }
-            else if key.scalarIs("to") { to = entry.value }
-            else if key.scalarIs("section-from") { sectionFrom = entry.value }
-            else if key.scalarIs("section-to") { sectionTo = entry.value }
-            else if key.scalarIs("from-offsets") { fromOffsets = entry.value }
-            else if key.scalarIs("to-offset") { toOffset = entry.value }
-            else if key.scalarIs("section") { section = entry.value }
-            else {
+            switch entry.name {
+            case "from": from = entry.value
+            case "to": to = entry.value
+            case "section-from": sectionFrom = entry.value
+            case "section-to": sectionTo = entry.value
+            case "from-offsets": fromOffsets = entry.value
+            case "to-offset": toOffset = entry.value
+            case "section": section = entry.value
+            default:
                 return .invalid(given: node.tree, error: "unknown key '\(entry.name)' in a move; expected 'from' and 'to', 'section-from' and 'section-to', or 'from-offsets', 'to-offset' and 'section'")
             }
         }

@@ -33,12 +33,11 @@ struct NodeDecoder {
         // unknown key is reported; one small array, no name made twice.
         var result = KnownEntries<Node>(capacity: entries.underestimatedCount)
         for entry in entries {
-            let name = entry.name
-            if known.contains(name) {
-                result.add(DocumentEntry(key: entry.key, value: entry.value, name: name))
+            if known.contains(entry.name) {
+                result.add(entry)
             } else {
-                var message = "unknown key '\(name)' in \(context)"
-                if let guess = Self.closest(to: name, in: known) { message += "; did you mean '\(guess)'?" }
+                var message = "unknown key '\(entry.name)' in \(context)"
+                if let guess = Self.closest(to: entry.name, in: known) { message += "; did you mean '\(guess)'?" }
                 error(.unknownKey, message, entry.key, help: "known keys: \(known.map { "'\($0)'" }.joined(separator: ", "))")
             }
         }
@@ -58,7 +57,6 @@ struct NodeDecoder {
             entries.reserveCapacity(capacity)
         }
 
-        /// Adds an entry whose name is at hand (lookups compare it).
         mutating func add(_ entry: DocumentEntry<Node>) {
             if let k = entries.firstIndex(where: { $0.name == entry.name }) { entries.remove(at: k) }
             entries.append(entry)

@@ -241,11 +241,10 @@ public enum DecisionService {
             }
             var fields: [String: JSONNode] = [:]
             for entry in entries {
-                let name = entry.name
-                guard allowed.contains(name) else {
-                    throw RequestError(message: "unknown field '\(name)'; expected \(expected)")
+                guard allowed.contains(entry.name) else {
+                    throw RequestError(message: "unknown field '\(entry.name)'; expected \(expected)")
                 }
-                fields[name] = entry.value
+                fields[entry.name] = entry.value
             }
             for key in required where fields[key] == nil && !(tableRef && key == "table" && fields["table-ref"] != nil) {
                 throw RequestError(message: "missing field '\(key)'; expected a JSON object with \(expected)")

@@ -116,8 +116,7 @@ enum SectionAttributesField: SectionField {
             return
         }
         for item in items {
-            let name = item.name
-            if let value = attribute(item.value, name, &d) { section.attributes[name] = value }
+            if let value = attribute(item.value, item.name, &d) { section.attributes[item.name] = value }
         }
     }
 
