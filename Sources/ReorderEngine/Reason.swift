@@ -118,8 +118,8 @@ extension Reason: ExpressibleByStringInterpolation {
             if n >= 0 && n < 10 { return append(UInt8(truncatingIfNeeded: 48 &+ n)) }
             var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
             withUnsafeMutableBytes(of: &digits) { buffer in
-                let i = Reason.decimal(n, into: buffer)
-                append(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + i, buffer.count - i)
+                let text = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)  // 24 bytes have an address
+                append(text, _Decimal.write(n, to: text))
             }
         }
 
@@ -171,20 +171,4 @@ extension Reason: ExpressibleByStringInterpolation {
     }
 
     public init(stringInterpolation: StringInterpolation) { utf8 = stringInterpolation.utf8 }
-
-    /// Writes `n` in decimal at the end of `buffer` (24 bytes hold any `Int`); returns where it starts.
-    static func decimal(_ n: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        var v = n.magnitude
-        var i = buffer.count
-        repeat {
-            i -= 1
-            buffer[i] = UInt8(truncatingIfNeeded: 48 + v % 10)
-            v /= 10
-        } while v > 0
-        if n < 0 {
-            i -= 1
-            buffer[i] = UInt8(ascii: "-")
-        }
-        return i
-    }
 }

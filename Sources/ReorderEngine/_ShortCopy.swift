@@ -9,7 +9,7 @@ public enum _ShortCopy {
     /// Copies `count` bytes from `source` to `target` (the two do not overlap).
     @inlinable @inline(__always)
     public static func copy(_ source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
-        if count &- 8 <= 8 && count >= 8 {
+        if count >= 8 && count <= 16 {
             let head = source.loadUnaligned(as: UInt64.self)
             let tail = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
             target.storeBytes(of: head, as: UInt64.self)
@@ -28,5 +28,33 @@ public enum _ShortCopy {
         } else {
             target.copyMemory(from: source, byteCount: count)
         }
+    }
+}
+
+/// An integer in decimal, written in place: the one digit writer of reasons and JSON output.
+/// Not API: public (and underscored) only to be inlined into the JSON writer, as `_ShortCopy`
+/// is.
+public enum _Decimal {
+    /// Writes `n` in decimal at `target`, which has room for 20 digits and a sign; returns how
+    /// many bytes it wrote.
+    @inlinable @inline(__always)
+    public static func write(_ n: Int, to target: UnsafeMutablePointer<UInt8>) -> Int {
+        var digits = 1
+        var bound: UInt = 10
+        let magnitude = n.magnitude
+        while digits < 20 && magnitude >= bound {
+            digits &+= 1
+            bound = bound &* 10
+        }
+        let sign = n < 0 ? 1 : 0
+        if sign == 1 { target[0] = UInt8(ascii: "-") }
+        var v = magnitude
+        var i = sign &+ digits
+        repeat {
+            i &-= 1
+            target[i] = UInt8(truncatingIfNeeded: 48 &+ v % 10)
+            v /= 10
+        } while v > 0
+        return sign &+ digits
     }
 }

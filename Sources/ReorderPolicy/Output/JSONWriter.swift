@@ -37,28 +37,11 @@ package struct JSONWriter {
             count += n
         }
 
-        /// Writes `value` in decimal (20 digits and a sign at most).
+        /// Writes `value` in decimal, in place.
+        @inline(__always)
         func decimal(_ value: Int) {
             reserve(21)
-            var digits = 1
-            var bound: UInt = 10
-            let magnitude = value.magnitude
-            while digits < 20 && magnitude >= bound {
-                digits += 1
-                bound = bound &* 10
-            }
-            if value < 0 {
-                base[count] = UInt8(ascii: "-")
-                count += 1
-            }
-            var v = magnitude
-            var i = count + digits
-            repeat {
-                i -= 1
-                base[i] = UInt8(truncatingIfNeeded: 48 &+ v % 10)
-                v /= 10
-            } while v > 0
-            count += digits
+            count += _Decimal.write(value, to: base + count)
         }
 
         @inline(__always)
