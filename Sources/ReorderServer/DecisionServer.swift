@@ -87,7 +87,7 @@ public enum DecisionServer {
         let host = configuration.host
         let app = Application(
             responder: responder,
-            server: .http1(configuration: .init(additionalChannelHandlers: [MalformedRequestBody()], idleTimeout: .seconds(30))),
+            server: .http1(configuration: .init(additionalChannelHandlers: [MalformedRequestBody(), HTTP10CloseInstaller()], idleTimeout: .seconds(30))),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "reorder-policy-server"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port

@@ -1,5 +1,7 @@
 import HTTPTypes
 import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+import NIOHTTP1
 import NIOCore
 
 /// Gives the `400` that the HTTP layer sends for a request it cannot parse the JSON error body
@@ -35,6 +37,57 @@ final class MalformedRequestBody: ChannelOutboundHandler, RemovableChannelHandle
             context.write(data, promise: promise)
         default:
             context.write(data, promise: promise)
+        }
+    }
+}
+
+/// Closes an HTTP/1.0 connection after its answer unless the request asked to keep it
+/// (RFC 9112 §9.3), as HTTP/1.1 does on `Connection: close`.
+///
+/// The HTTP types Hummingbird works with carry no version, and Hummingbird keeps every
+/// connection that did not send `Connection: close`: an HTTP/1.0 client that reads its answer
+/// to the end of the connection (ApacheBench, a bare socket, many scripts) waited for the
+/// 30-second idle timeout. This handler sits before the conversion to those types, where the
+/// version is still known, and gives such a request the header Hummingbird acts on; the
+/// answer says `Connection: close` too. Installed by ``HTTP10CloseInstaller``.
+final class HTTP10Close: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Whether the request being answered asked for the connection to close.
+    private var closing = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(var head) = unwrapInboundIn(data), head.version.major == 1, head.version.minor == 0, !head.isKeepAlive {
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+            closing = true
+            context.fireChannelRead(wrapInboundOut(.head(head)))
+            return
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if closing, case .head(var head) = unwrapOutboundIn(data) {
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+            return
+        }
+        context.write(data, promise: promise)
+    }
+}
+
+/// Puts ``HTTP10Close`` in front of the conversion to HTTP types when a connection's pipeline is
+/// built (Hummingbird adds extra handlers only after it), then passes everything through.
+final class HTTP10CloseInstaller: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let pipeline = context.pipeline.syncOperations
+        if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
+            try? pipeline.addHandler(HTTP10Close(), position: .before(codec))
         }
     }
 }

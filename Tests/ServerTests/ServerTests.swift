@@ -202,6 +202,55 @@ struct ServerTests {
         #expect(server.stop() == 0)
     }
 
+    /// RFC 9112 §9.3: an HTTP/1.0 connection closes after the answer unless the request asked
+    /// to keep it. The server used to keep it open until its 30-second idle timeout, so a
+    /// client that reads to the end of the connection (ApacheBench, a bare socket) stalled.
+    @Test("HTTP/1.0 without keep-alive is answered and closed at once; with keep-alive it stays open")
+    func http10Closes() throws {
+        let server = try ServerProcess(Self.policies)
+        let script = #"""
+            import socket, sys, time
+            port = int(sys.argv[1])
+            def exchange(requests, keep):
+                s = socket.create_connection(("127.0.0.1", port), timeout=10)
+                started, answers = time.time(), b""
+                for r in requests:
+                    s.sendall(r)
+                    if keep:
+                        time.sleep(0.3)
+                        answers += s.recv(1 << 20)
+                if not keep:
+                    while True:
+                        chunk = s.recv(1 << 16)
+                        if not chunk: break
+                        answers += chunk
+                s.close()
+                return answers.decode(errors="replace"), time.time() - started
+            body = b'{"table": {"sections": [{"id": "a", "rows": ["x", "y"]}]}, "moves": [{"from": [0, 0], "to": [0, 1]}]}'
+            cases = [
+                b"GET /health HTTP/1.0\r\nHost: x\r\n\r\n",
+                b"POST /v1/policies/board/check HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body),
+                b"GET /nothing HTTP/1.0\r\n\r\n",
+            ]
+            for c in cases:
+                text, took = exchange([c], keep=False)
+                print("closed", text.split("\r\n")[0], "close" in text.lower().split("\r\n\r\n")[0], round(took, 2))
+            text, took = exchange([b"GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"] * 2, keep=True)
+            print("kept", text.count("200 OK"))
+            """#
+        let run = try Build.python(["-c", script, String(server.port)])
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(run.status == 0 && lines.count == 4, "\(run.output)")
+        for (line, status) in zip(lines.prefix(3), ["200", "200", "404"]) {
+            let fields = line.split(separator: " ")
+            // "closed HTTP/1.1 200 OK True 0.01": the answer, `Connection: close`, and no wait.
+            #expect(fields.count >= 5 && fields[2] == Substring(status) && fields[fields.count - 2] == "True"
+                    && (Double(fields[fields.count - 1]) ?? 99) < 5, "\(line)")
+        }
+        #expect(lines.last == "kept 2", "\(run.output)")
+        #expect(server.stop() == 0)
+    }
+
     @Test("hostile bodies get a 4xx JSON error, never a 5xx, a hang or a crash")
     func hostileBodies() throws {
         let server = try ServerProcess(Self.policies + ["--max-body", String(1 << 20)])
