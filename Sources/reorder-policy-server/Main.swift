@@ -43,7 +43,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-body"), help: "Largest accepted request body, in bytes.")
     var maxBody = 8 * 1024 * 1024
 
-    @Option(name: .customLong("table-memory"), help: "Memory for tables stored with PUT /v1/tables/{sha256}, in bytes (each counts four times its body; least recently used go first).")
+    @Option(name: .customLong("table-memory"), help: "Memory for tables stored with PUT /v1/tables/{sha256}, in bytes (each counts twice its body, 96 bytes a row, 256 a section and 1 KiB; least recently used go first).")
     var tableMemory = 64 * 1024 * 1024
 
     @Flag(help: "Also serve the playground at /playground, its endpoints and the client's example pages (off by default).")

@@ -26,6 +26,11 @@ struct ReorderPolicyCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         // A file-size limit (`ulimit -f`) makes a log write fail with EFBIG instead of killing us.
         signal(SIGXFSZ, SIG_IGN)
+        // No command is a usage error (SPEC §5: 2 usage): the help goes to standard error.
+        if CommandLine.arguments.count == 1 {
+            FileOutput.standardError(helpMessage() + "\n")
+            terminate(2)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

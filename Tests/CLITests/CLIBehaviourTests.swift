@@ -29,6 +29,9 @@ import Testing
         #expect(try CLI.run(["lint", "--format", "xml", "policies"]).status == 2)
         #expect(try CLI.run(["frobnicate"]).status == 2)
         #expect(try CLI.run(["--help"]).status == 0)
+        // No command at all is a usage error too; the help goes to standard error.
+        let bare = try CLI.run([])
+        #expect(bare.status == 2 && bare.stdout.isEmpty && bare.stderr.contains("SUBCOMMANDS"))
     }
 
     @Test func checkStatusFollowsTheDecision() throws {
