@@ -85,24 +85,24 @@ struct DecisionResponder: HTTPResponder {
         if reply.status == 405 { headers[.allow] = route.allowed.map(\.rawValue).joined(separator: ", ") }
         if let etag = reply.etag { headers[.eTag] = "\"\(etag)\"" }
         return Response(status: HTTPResponse.Status(code: reply.status), headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body)))
+                        body: ResponseBody(byteBuffer: reply.body))
     }
 
     struct Answer {
         var status: Int
-        var body: [UInt8]
+        var body: ByteBuffer
         var contentType = "application/json"
         /// A stored table's reference, sent as its `ETag`.
         var etag: String?
 
         init(_ reply: DecisionService.Reply) {
             status = reply.error?.httpStatus ?? 200
-            body = reply.body
+            body = reply.withBody { ByteBuffer(bytes: $0) }  // the one copy of a decided body
         }
 
         init(status: Int, body: [UInt8], contentType: String, etag: String? = nil) {
             self.status = status
-            self.body = body
+            self.body = ByteBuffer(bytes: body)
             self.contentType = contentType
             self.etag = etag
         }

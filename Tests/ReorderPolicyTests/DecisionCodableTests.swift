@@ -87,6 +87,82 @@ import ReorderPolicy
         #expect(w.text == expected)
     }
 
+    @Test("strings are escaped as a plain escaper writes them, across the 4 KiB chunks and at every offset")
+    func stringsAreEscaped() throws {
+        func plain(_ s: String) -> String {
+            var out: [UInt8] = [34]
+            for b in s.utf8 {
+                switch b {
+                case 34: out += [92, 34]
+                case 92: out += [92, 92]
+                case 0x0A: out += Array("\\n".utf8)
+                case 0x0D: out += Array("\\r".utf8)
+                case 0x09: out += Array("\\t".utf8)
+                case 0..<0x20: out += Array(("\\u00" + String(b >> 4, radix: 16) + String(b & 15, radix: 16)).utf8)
+                default: out.append(b)
+                }
+            }
+            return String(decoding: out + [34], as: UTF8.self)
+        }
+        var g = SystemRandomNumberGenerator()
+        let pieces = ["a", "bc", "\"", "\\", "\n", "\r", "\t", "\u{01}", "\u{1F}", "\u{00}", "é", "→", "😀", "plain text ", "0123456789abcdef"]
+        for round in 0..<400 {
+            let length = round < 300 ? Int.random(in: 0...64, using: &g) : Int.random(in: 4_000...9_000, using: &g)
+            let s = (0..<length).map { _ in pieces.randomElement(using: &g)! }.joined()
+            var w = JSONWriter(capacity: Int.random(in: 1...64, using: &g))
+            w.raw("x")
+            w.string(s)
+            #expect(w.text == "x" + plain(s))
+            let decoded = try JSONSerialization.jsonObject(with: Data(w.bytes.dropFirst()), options: .fragmentsAllowed) as? String
+            #expect(decoded == s)
+        }
+    }
+
+    @Test func pairsAreWrittenAsSwiftWritesThem() {
+        var g = SystemRandomNumberGenerator()
+        let edges = [0, 9, 10, -1, -10, Int.max, Int.min]
+        var w = JSONWriter(capacity: 1)
+        var expected = ""
+        for n in 0..<3_000 {
+            let a = n < 49 ? edges[n % 7] : Int.random(in: Int.min...Int.max, using: &g) >> Int.random(in: 0...63, using: &g)
+            let b = n < 49 ? edges[n / 7] : Int.random(in: -1_000...1_000, using: &g)
+            w.pair(a, b)
+            expected += "[\(a), \(b)]"
+        }
+        #expect(w.text == expected)
+    }
+
+    @Test("sealed bytes are the writer's bytes, and what the writer writes next does not reach them")
+    func sealedBytesStayPut() {
+        var w = JSONWriter(capacity: 1)
+        var expected: [UInt8] = []
+        for n in 0..<5_000 {  // past several growths of the buffer
+            w.int(n)
+            w.raw(",")
+            expected += Array("\(n),".utf8)
+        }
+        let sealed = w.sealed()
+        #expect(sealed.bytes == expected)
+        #expect(w.count == 0)
+        w.raw("after")
+        #expect(w.text == "after")
+        #expect(sealed.withBytes { Array($0) } == expected)
+    }
+
+    @Test("a reply's body reads the same through body and withBody, decided or refused, and can be replaced")
+    func replyBodyInPlace() throws {
+        let policy = try #require(PolicyLoader.load(text: "reorder-policy: 1\nname: p\nrules:\n  - pin: { first: 1 }\n").compiled())
+        let body = Array(#"{"table": {"sections": [{"id": "s", "rows": ["a", "b", "c"]}]}, "moves": [{"from": [0, 2], "to": [0, 0]}, {"from": [0, 1], "to": [0, 2]}]}"#.utf8)
+        var decided = DecisionService.check(body: body, policy: policy, policyHash: "h", logging: false)
+        let text = String(decoding: decided.body, as: UTF8.self)
+        #expect(decided.error == nil && text.contains("\"retargeted\"") && text.contains("\"allowed\""))
+        #expect(decided.withBody { Array($0) } == decided.body)
+        let refused = DecisionService.check(body: Array("[]".utf8), policy: policy, policyHash: "h", logging: false)
+        #expect(refused.error == .badRequest && refused.withBody { Array($0) } == refused.body && !refused.body.isEmpty)
+        decided.body = Array("{}".utf8)
+        #expect(decided.body == Array("{}".utf8) && decided.withBody { Array($0) } == Array("{}".utf8))
+    }
+
     @Test func aReasonIsOneEscapedString() throws {
         let reason: Reason = "moving \(Reason.Part.quoted("a\"b\\c\n")) to \(Position(section: 0, row: 1))"
         var w = JSONWriter()

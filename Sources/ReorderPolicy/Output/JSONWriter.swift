@@ -6,7 +6,7 @@ import SpannedYAML
 /// decisions spends its time deciding, not appending. A writer is a builder: copies share
 /// their buffer, so do not copy one and write to both.
 package struct JSONWriter {
-    private final class Storage {
+    fileprivate final class Storage {
         var base: UnsafeMutablePointer<UInt8>
         var count = 0
         var capacity: Int
@@ -52,13 +52,35 @@ package struct JSONWriter {
         }
     }
 
-    private let storage: Storage
+    private var storage: Storage
 
     /// Creates an empty writer.
     package init(capacity: Int = 4096) { storage = Storage(capacity: capacity) }
 
     /// The bytes written so far (a copy).
     package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
+
+    /// The bytes written so far, handed over without a copy: the writer starts again empty,
+    /// so nothing written later reaches them.
+    package mutating func sealed() -> Sealed {
+        defer { storage = Storage(capacity: 0) }
+        return Sealed(storage: storage)
+    }
+
+    /// A writer's bytes that nothing writes to any more (``sealed()``), so they can be read
+    /// from any thread.
+    package final class Sealed: @unchecked Sendable {
+        private let storage: Storage
+        fileprivate init(storage: Storage) { self.storage = storage }
+
+        /// Calls `read` with the bytes.
+        package func withBytes<R>(_ read: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+            try read(UnsafeBufferPointer(start: storage.base, count: storage.count))
+        }
+
+        /// The bytes (a copy).
+        package var bytes: [UInt8] { withBytes { Array($0) } }
+    }
 
     /// How many bytes are written.
     package var count: Int { storage.count }
@@ -106,43 +128,67 @@ package struct JSONWriter {
     }
 
     /// Appends the escaped content of a JSON string, without quotes.
+    ///
+    /// Room for the worst case (six bytes a byte) is made once per 4 KiB of input, so the
+    /// clean runs and escapes are written without a capacity check each (a reason has
+    /// four quotes: each was a run and two checked appends).
     package mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        let hex: StaticString = "0123456789abcdef"
         guard let base = utf8.baseAddress else { return }
+        var chunk = 0
+        while chunk < utf8.count {
+            let end = Swift.min(utf8.count, chunk &+ 4096)
+            storage.reserve((end &- chunk) &* 6)
+            storage.count = Self.escape(from: base + chunk, count: end &- chunk, to: storage.base + storage.count) - storage.base
+            chunk = end
+        }
+    }
+
+    /// Writes `count` bytes from `source` escaped at `target`, which has room for six bytes a
+    /// byte; returns where the writing ended.
+    @inline(__always)
+    private static func escape(from source: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        let hex: StaticString = "0123456789abcdef"
+        var out = target
         var runStart = 0
         var index = 0
-        while index < utf8.count {
+        while index < count {
             // Eight bytes at a time while none needs an escape (most messages have none).
-            while index &+ 8 <= utf8.count {
-                let flags = _JSONBytes.escapes(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self).littleEndian)
+            while index &+ 8 <= count {
+                let flags = _JSONBytes.escapes(UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self).littleEndian)
                 guard flags == 0 else {
                     index &+= flags.trailingZeroBitCount >> 3  // the lowest flag is exact
                     break
                 }
                 index &+= 8
             }
-            guard index < utf8.count else { break }
-            let byte = utf8[index]
+            guard index < count else { break }
+            let byte = source[index]
             if byte < 0x20 || byte == 34 || byte == 92 {
-                // Copy the clean run before this byte in one go, then its escape.
-                if runStart < index { storage.append(base + runStart, index - runStart) }
-                runStart = index + 1
-                storage.append(92)
+                // The clean run before this byte in one go, then its escape.
+                _ShortCopy.copy(source + runStart, to: out, count: index &- runStart)
+                out += index &- runStart
+                runStart = index &+ 1
+                out[0] = 92
                 switch byte {
-                case 34: storage.append(34)
-                case 92: storage.append(92)
-                case 0x0A: storage.append(110)
-                case 0x0D: storage.append(114)
-                case 0x09: storage.append(116)
+                case 34: out[1] = 34
+                case 92: out[1] = 92
+                case 0x0A: out[1] = 110
+                case 0x0D: out[1] = 114
+                case 0x09: out[1] = 116
                 default:
-                    raw("u00")
-                    storage.append(hex.utf8Start[Int(byte >> 4)])
-                    storage.append(hex.utf8Start[Int(byte & 15)])
+                    out[1] = 117  // u00XY
+                    out[2] = 48
+                    out[3] = 48
+                    out[4] = hex.utf8Start[Int(byte >> 4)]
+                    out[5] = hex.utf8Start[Int(byte & 15)]
+                    out += 4
                 }
+                out += 2
             }
-            index += 1
+            index &+= 1
         }
-        if runStart < utf8.count { storage.append(base + runStart, utf8.count - runStart) }
+        _ShortCopy.copy(source + runStart, to: out, count: count &- runStart)
+        return out + (count &- runStart)
     }
 
     /// Appends the escaped content of `s`, without quotes.
@@ -174,11 +220,16 @@ package struct JSONWriter {
 
     /// Appends `[a, b]`: a position, or an inclusive range.
     package mutating func pair(_ a: Int, _ b: Int) {
-        storage.append(UInt8(ascii: "["))
-        int(a)
-        raw(", ")
-        int(b)
-        storage.append(UInt8(ascii: "]"))
+        storage.reserve(46)  // two signs, 38 digits, "[", ", " and "]"
+        let p = storage.base + storage.count
+        p[0] = UInt8(ascii: "[")
+        var k = 1 &+ _Decimal.write(a, to: p + 1)
+        p[k] = UInt8(ascii: ",")
+        p[k &+ 1] = UInt8(ascii: " ")
+        k &+= 2
+        k &+= _Decimal.write(b, to: p + k)
+        p[k] = UInt8(ascii: "]")
+        storage.count &+= k &+ 1
     }
 
     /// Closes a document's top-level list and writes its `"summary"` object, then the final brace.

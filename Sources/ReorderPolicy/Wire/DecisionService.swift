@@ -9,16 +9,45 @@ public enum DecisionService {
     public struct Reply: Sendable {
         /// The error code of an error reply; nil when the request was decided.
         public var error: ErrorCode?
-        /// The JSON body.
-        public var body: [UInt8]
+        /// The JSON body (a copy; ``withBody(_:)`` reads it in place).
+        public var body: [UInt8] {
+            get { written?.bytes ?? plain }
+            set { plain = newValue; written = nil }
+        }
         /// Decisions per word, for metrics (all zero for an error reply).
         package var summary: DecisionJSON.Summary
         /// Decision-log lines (``DecisionEvent`` JSON lines), when logging was asked for.
         public var log: [UInt8]
 
+        /// The body when it was given as an array.
+        private var plain: [UInt8]
+        /// The body as the writer left it, when it was written here: a 1,000-move answer is
+        /// about 340 KB, and the server copies it once, into its own buffer, not twice.
+        private var written: JSONWriter.Sealed?
+
+        init(error: ErrorCode?, body: [UInt8], summary: DecisionJSON.Summary, log: [UInt8]) {
+            self.error = error
+            plain = body
+            self.summary = summary
+            self.log = log
+        }
+
         /// A decided request's reply.
         package static func decided(_ body: [UInt8], summary: DecisionJSON.Summary, log: [UInt8] = []) -> Reply {
             Reply(error: nil, body: body, summary: summary, log: log)
+        }
+
+        /// A decided request's reply, its body the writer's bytes, not copied.
+        package static func decided(_ body: JSONWriter.Sealed, summary: DecisionJSON.Summary, log: [UInt8] = []) -> Reply {
+            var reply = Reply(error: nil, body: [], summary: summary, log: log)
+            reply.written = body
+            return reply
+        }
+
+        /// Calls `read` with the body's bytes, without copying them.
+        public func withBody<R>(_ read: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+            if let written { return try written.withBytes(read) }
+            return try plain.withUnsafeBufferPointer(read)
         }
     }
 
@@ -291,7 +320,7 @@ extension CheckRunner {
     /// Closes the output and gives it as a decided request's reply (its log, when logging).
     fileprivate mutating func reply() -> DecisionService.Reply {
         _ = finish()
-        return .decided(output.bytes, summary: summary, log: log?.bytes ?? [])
+        return .decided(output.sealed(), summary: summary, log: log?.bytes ?? [])
     }
 }
 
