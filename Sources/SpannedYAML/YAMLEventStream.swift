@@ -232,12 +232,20 @@ public final class YAMLEventStream {
     /// making a string per scalar. Returns false, reading nothing, when the sequence ends instead.
     package func readFlatNode(into flat: inout YAMLFlatNode) throws(YAMLStop) -> Bool {
         flat.removeAll()
+        return try readFlatNode(appendingTo: &flat) != nil
+    }
+
+    /// Reads the next complete node of a sequence after the nodes already in `flat` (a batch
+    /// of items in one buffer); returns the index of its first event, or nil, reading nothing,
+    /// when the sequence ends instead.
+    package func readFlatNode(appendingTo flat: inout YAMLFlatNode) throws(YAMLStop) -> Int? {
+        let start = flat.events.count
         var depth = 0
         repeat {
             let (kind, span) = try advance()
             switch kind {
             case .sequenceEnd, .mappingEnd:
-                if depth == 0 { return false }
+                if depth == 0 { return nil }
                 depth -= 1
             case .sequenceStart, .mappingStart:
                 depth += 1
@@ -250,7 +258,7 @@ public final class YAMLEventStream {
             }
             flat.append(kind, span: span)
         } while depth > 0
-        return true
+        return start
     }
 
     /// Records a diagnostic found by a consumer of the stream (a duplicate key, say).

@@ -37,7 +37,7 @@ package struct YAMLFlatNode: Sendable {
         open.reserveCapacity(8)
     }
 
-    mutating func removeAll() {
+    package mutating func removeAll() {
         events.removeAll(keepingCapacity: true)
         text.removeAll(keepingCapacity: true)
         open.removeAll(keepingCapacity: true)
@@ -62,8 +62,11 @@ package struct YAMLFlatNode: Sendable {
     }
 
     /// The events as ``YAMLEvent`` values, for building a node the ordinary way.
-    package var yamlEvents: [YAMLEvent] {
-        events.map { e in
+    package var yamlEvents: [YAMLEvent] { yamlEvents(from: 0) }
+
+    /// The events from index `start` on (the last node of a batch) as ``YAMLEvent`` values.
+    package func yamlEvents(from start: Int) -> [YAMLEvent] {
+        events[start...].map { e in
             switch e.kind {
             case .documentStart: .documentStart(e.span)
             case .documentEnd: .documentEnd(e.span)

@@ -92,3 +92,52 @@ import Testing
         #expect(inPlace > 3_000)
     }
 }
+
+/// `check --moves` reads items into flat batches on one thread and decodes and decides them on
+/// another (`BatchPipeline`): over several batches, with items decoded in place and items that
+/// went through a tree (anchors, tags, repeated keys) side by side, its output must be what
+/// deciding each item read alone gives.
+@Suite struct BatchPipelineTests {
+    @Test("a file of 2,600 random items, across three batches, decides as its items read one at a time")
+    func batchesDecideAsItemsAlone() throws {
+        var rng = DecisionServiceTests.Generator(state: 0xBA7C_4E5)
+        let compiled = try PolicyLoader.compile(text: "reorder-policy: 1\nname: t\nrules:\n  - pin: { first: 1 }\n  - keep-in-section: { tag: home }\n")
+        let table = Table(sections: (0..<4).map { s in Section(id: "S\(s)", rows: (0..<5).map { Row(id: "r\(s)-\($0)", tags: $0 % 2 == 0 ? ["home"] : []) }) })
+        var lines: [String] = []
+        while lines.count < 2_600 {
+            var text = MovesFileTests.item(&rng)
+            switch Int.random(in: 0..<40, using: &rng) {
+            case 0: text = "&a" + String(lines.count) + " " + text  // an anchor: refused with its error
+            case 1: text = "!t " + text                              // a tag
+            default: break
+            }
+            // Only items that leave the file readable (each is tried alone first).
+            var alone: [MoveItem] = []
+            let errors = MovesFile.stream(SourceFile(path: "m.yaml", text: "- \(text)\n")) { alone.append($0) }
+            if errors.isEmpty && alone.count == 1 { lines.append(text) }
+        }
+        let file = lines.map { "- \($0)\n" }.joined()
+
+        var pipelined = CheckRunner(bound: compiled.bind(table), format: .json)
+        let flushed = EmbeddedBatchTests.Flushed()
+        let problems = BatchPipeline.run(SourceFile(path: "m.yaml", text: file), runner: &pipelined) { flushed.append($0) }
+        #expect(problems.isEmpty)
+        _ = pipelined.finish()
+        var got = flushed.bytes
+        pipelined.withOutput { got += $0 }
+
+        // Each item alone, on its own line of an otherwise empty file (so errors name the same line).
+        var reference = CheckRunner(bound: compiled.bind(table), format: .json)
+        for (n, text) in lines.enumerated() {
+            let alone = String(repeating: "\n", count: n) + "- \(text)\n"
+            _ = MovesFile.stream(SourceFile(path: "m.yaml", text: alone)) { reference.decide($0) }
+        }
+        _ = reference.finish()
+        var expected: [UInt8] = []
+        reference.withOutput { expected += $0 }
+        #expect(got == expected)
+        let text = String(decoding: got, as: UTF8.self)
+        // The mix this test is for: decided items, invalid ones, and ones refused for an anchor.
+        #expect(text.contains("\"retargeted\"") && text.contains("\"invalid\"") && text.contains("yaml-alias"))
+    }
+}

@@ -1,25 +1,30 @@
 import SpannedYAML
 import Foundation
 
-/// Decides a moves file on two threads: the calling thread reads and decodes items (libyaml's
-/// share of the work), a second thread decides them in order and writes the output. Results
-/// come out in file order, exactly as a single-threaded run would write them.
+/// Decides a moves file on two threads: the calling thread reads items into flat batches
+/// (libyaml's share of the work), a second thread decodes them in place, decides them in order
+/// and writes the output. Results come out in file order, exactly as a single-threaded run
+/// would write them. libyaml is most of the work, so everything else is on the second thread.
 public enum BatchPipeline {
-    /// Items travel between the threads in batches, so handing over costs nothing per move.
-    static let batchSize = 4096
+    /// Items travel between the threads in batches, so handing over costs nothing per move;
+    /// a batch of flat items takes about 1 KB an item.
+    static let batchSize = 1024
     /// At most this many batches wait, which bounds memory whatever the file's size.
     static let queueLimit = 8
 
-    /// A bounded, single-producer, single-consumer queue of batches.
+    /// A bounded, single-producer, single-consumer queue of batches, and the emptied batches
+    /// going back to be filled again (their buffers kept: no allocation per batch).
     private final class Channel: @unchecked Sendable {
         private let condition = NSCondition()
-        private var batches: [[MoveItem]] = []
+        private var batches: [MovesBatch] = []
+        private var spare: [MovesBatch] = []
         private var closed = false
 
-        func put(_ batch: [MoveItem]) {
+        func put(_ batch: inout MovesBatch) {
             condition.lock()
             while batches.count >= BatchPipeline.queueLimit { condition.wait() }
             batches.append(batch)
+            batch = spare.popLast() ?? MovesBatch()
             condition.broadcast()
             condition.unlock()
         }
@@ -32,13 +37,20 @@ public enum BatchPipeline {
         }
 
         /// The next batch, or nil once the producer closed the channel and everything was taken.
-        func take() -> [MoveItem]? {
+        func take() -> MovesBatch? {
             condition.lock()
             defer { condition.unlock() }
             while batches.isEmpty && !closed { condition.wait() }
             guard !batches.isEmpty else { return nil }
             condition.broadcast()
             return batches.removeFirst()
+        }
+
+        /// Gives back a batch that was taken and emptied.
+        func recycle(_ batch: MovesBatch) {
+            condition.lock()
+            if spare.count < 2 { spare.append(batch) }
+            condition.unlock()
         }
     }
 
@@ -55,7 +67,7 @@ public enum BatchPipeline {
         _ source: SourceFile, runner: inout CheckRunner, flush: @escaping @Sendable (JSONWriter) -> Void,
         flushLog: (@Sendable (JSONWriter) -> Void)? = nil
     ) -> [Diagnostic] {
-        run(runner: &runner, flush: flush, flushLog: flushLog) { MovesFile.stream(source, $0) }
+        run(runner: &runner, flush: flush, flushLog: flushLog) { MovesFile.stream(source, batchSize: batchSize, deliver: $0) }
     }
 
     /// Streams `source` into `runner`, handing `flush` the output bytes (UTF-8 JSON) whenever
@@ -74,9 +86,9 @@ public enum BatchPipeline {
         flushLog: (@Sendable (JSONWriter) -> Void)? = nil
     ) throws(SourceFile.ReadError) -> [Diagnostic] {
         var failure: SourceFile.ReadError?
-        let problems = run(runner: &runner, flush: flush, flushLog: flushLog) { body in
+        let problems = run(runner: &runner, flush: flush, flushLog: flushLog) { deliver in
             do throws(SourceFile.ReadError) {
-                return try MovesFile.stream(path: path, body)
+                return try MovesFile.stream(path: path, batchSize: batchSize, deliver: deliver)
             } catch {
                 failure = error
                 return []
@@ -88,14 +100,15 @@ public enum BatchPipeline {
 
     private static func run(
         runner: inout CheckRunner, flush: @escaping @Sendable (JSONWriter) -> Void,
-        flushLog: (@Sendable (JSONWriter) -> Void)?, produce: ((MoveItem) -> Void) -> [Diagnostic]
+        flushLog: (@Sendable (JSONWriter) -> Void)?, produce: ((inout MovesBatch) -> Void) -> [Diagnostic]
     ) -> [Diagnostic] {
         let channel = Channel()
         let box = RunnerBox(runner)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            while let batch = channel.take() {
-                for item in batch { box.runner.decide(item) }
+            while var batch = channel.take() {
+                batch.forEach { box.runner.decide($0) }
+                channel.recycle(batch)
                 if box.runner.output.count > 1 << 22 {
                     flush(box.runner.output)
                     box.runner.output.reset()
@@ -109,17 +122,7 @@ public enum BatchPipeline {
         }
         thread.stackSize = 1 << 20
         thread.start()
-        var batch: [MoveItem] = []
-        batch.reserveCapacity(batchSize)
-        let problems = produce { item in
-            batch.append(item)
-            if batch.count == batchSize {
-                channel.put(batch)
-                batch = []
-                batch.reserveCapacity(batchSize)
-            }
-        }
-        if !batch.isEmpty { channel.put(batch) }
+        let problems = produce { channel.put(&$0) }
         channel.close()
         done.wait()
         runner = box.runner

@@ -4,7 +4,7 @@ import SpannedYAML
 /// moves item, reads an item of a moves file without building a tree or a string per scalar.
 ///
 /// A view is two buffer pointers and an event index, so it costs no reference counting; it is
-/// valid only inside ``YAMLFlatNode/decodedMoveItem()``. Decoded moves hold no part of it, and an
+/// valid only inside ``YAMLFlatNode/decodedMoveItem(at:)``. Decoded moves hold no part of it, and an
 /// invalid item's echo (``tree``) copies what it needs.
 struct FlatNode: DocumentNode {
     let events: UnsafeBufferPointer<YAMLFlatNode.Event>
@@ -137,16 +137,58 @@ struct FlatNode: DocumentNode {
 }
 
 extension YAMLFlatNode {
-    /// The item decoded in place by `MovesFile.item`, or nil when building its tree would
-    /// report something (a repeated or non-scalar key): such an item goes through the tree.
+    /// Whether the node starting at event `start` decodes in place: building its tree would
+    /// report nothing (no repeated or non-scalar key; see ``FlatNode/keysAreDistinctScalars``).
+    func keysAreDistinctScalars(at start: Int) -> Bool {
+        events.withUnsafeBufferPointer { e in
+            text.withUnsafeBufferPointer { t in FlatNode(events: e, text: t, index: start).keysAreDistinctScalars }
+        }
+    }
+
+    /// The node starting at event `start` decoded in place by `MovesFile.item`.
     /// (Not generic over the result: a generic `withRoot` copied every item through value
     /// witnesses.)
-    func decodedMoveItem() -> MoveItem? {
+    func decodedMoveItem(at start: Int) -> MoveItem {
         events.withUnsafeBufferPointer { e in
-            text.withUnsafeBufferPointer { t in
-                let root = FlatNode(events: e, text: t, index: 0)
-                return root.keysAreDistinctScalars ? MovesFile.item(root) : nil
+            text.withUnsafeBufferPointer { t in MovesFile.item(FlatNode(events: e, text: t, index: start)) }
+        }
+    }
+}
+
+/// Items of a moves file as read: most as flat events back to back in one buffer, to be decoded
+/// in place when taken; those that went through a tree (an error, an unusual key) decoded.
+/// `check --moves` reads batches on one thread and decodes and decides them on another.
+package struct MovesBatch: Sendable {
+    package enum Entry: Sendable {
+        /// An item whose events start at this index of ``MovesBatch/flat``.
+        case flat(Int)
+        /// An item decoded already.
+        case item(MoveItem)
+    }
+
+    /// The flat items' events and bytes.
+    package var flat = YAMLFlatNode()
+    /// The items in file order.
+    package var entries: [Entry] = []
+
+    package init() {}
+
+    package var isEmpty: Bool { entries.isEmpty }
+
+    /// Calls `body` with each item, in order, then empties the batch (keeping its buffers).
+    package mutating func forEach(_ body: (MoveItem) -> Void) {
+        for entry in entries {
+            switch entry {
+            case .flat(let start): body(flat.decodedMoveItem(at: start))
+            case .item(let item): body(item)
             }
         }
+        removeAll()
+    }
+
+    /// Empties the batch, keeping its buffers for the next one.
+    package mutating func removeAll() {
+        flat.removeAll()
+        entries.removeAll(keepingCapacity: true)
     }
 }

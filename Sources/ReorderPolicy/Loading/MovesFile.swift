@@ -22,19 +22,32 @@ public enum MovesFile {
     /// Streams the items of `source` to `body`. Returns the problems that make the whole
     /// file unusable (not a list, broken YAML): an input error, exit status 2.
     public static func stream(_ source: SourceFile, _ body: (MoveItem) -> Void) -> [Diagnostic] {
-        stream(YAMLEventStream(bytes: source.bytes, file: source.path, limits: .stream, upToUnreadable: true), body)
+        stream(source, batchSize: 64) { $0.forEach(body) }
     }
 
     /// Streams the moves file at `path` without holding it: it is read as parsing goes, so
     /// memory stays flat from ten moves to ten million. Throws when it cannot be opened (a
     /// FIFO, a device, a missing file); returns the problems that make it unusable.
     public static func stream(path: String, _ body: (MoveItem) -> Void) throws(SourceFile.ReadError) -> [Diagnostic] {
-        let (fd, _) = try SourceFile.openRegular(path)
-        defer { close(fd) }
-        return stream(YAMLEventStream(descriptor: fd, file: path, limits: .stream, upToUnreadable: true), body)
+        try stream(path: path, batchSize: 64) { $0.forEach(body) }
     }
 
-    private static func stream(_ stream: YAMLEventStream, _ body: (MoveItem) -> Void) -> [Diagnostic] {
+    /// Streams the items of `source` in batches of up to `batchSize` (see ``MovesBatch``):
+    /// `deliver` gets each full batch, and the last one, to take or to empty.
+    package static func stream(_ source: SourceFile, batchSize: Int, deliver: (inout MovesBatch) -> Void) -> [Diagnostic] {
+        stream(YAMLEventStream(bytes: source.bytes, file: source.path, limits: .stream, upToUnreadable: true), batchSize: batchSize, deliver: deliver)
+    }
+
+    /// The moves file at `path` in batches, read as parsing goes.
+    package static func stream(path: String, batchSize: Int, deliver: (inout MovesBatch) -> Void) throws(SourceFile.ReadError) -> [Diagnostic] {
+        let (fd, _) = try SourceFile.openRegular(path)
+        defer { close(fd) }
+        return stream(YAMLEventStream(descriptor: fd, file: path, limits: .stream, upToUnreadable: true), batchSize: batchSize, deliver: deliver)
+    }
+
+    private static func stream(_ stream: YAMLEventStream, batchSize: Int, deliver: (inout MovesBatch) -> Void) -> [Diagnostic] {
+        var batch = MovesBatch()
+        defer { if !batch.isEmpty { deliver(&batch) } }
         do {
             guard case .documentStart = try stream.next() else {
                 stream.report(.yamlEmpty, "the moves file is empty; expected a list of moves", Span(at: .start))
@@ -46,33 +59,36 @@ public enum MovesFile {
                 stream.report(.typeMismatch, "expected a list of moves, found \(node.typeName)", node.span)
                 return stream.diagnostics
             }
-            // Each item is read flat (no string per scalar) and decoded in place by `item`, the
-            // one decoder of a move (`FlatNode`); an item that building a tree would refuse (an
-            // anchor, an alias, a tag, a duplicate or non-scalar key) is built into a node, so
-            // its errors are reported as for any file, and decoded (or echoed) from there.
-            // docs/OUTPUT.md, "Moves files": every item before the first unreadable byte is
-            // decided; an item that breaks SPEC §4 (an anchor, an alias, a tag) is `invalid`
-            // with that error and the rest go on; the unreadable byte stops the file.
-            var flat = YAMLFlatNode()
+            // Each item is read flat (no string per scalar) into the batch, after the items
+            // before it, and decoded in place by `item`, the one decoder of a move
+            // (`FlatNode`), when the batch is taken: `check --moves` decodes on its deciding
+            // thread, so the reading thread is libyaml's. An item that building a tree would
+            // refuse (an anchor, an alias, a tag, a duplicate or non-scalar key) is built into
+            // a node here, so its errors are reported as for any file, and decoded (or echoed)
+            // from there. docs/OUTPUT.md, "Moves files": every item before the first
+            // unreadable byte is decided; an item that breaks SPEC §4 (an anchor, an alias, a
+            // tag) is `invalid` with that error and the rest go on; the unreadable byte stops
+            // the file.
             let known = stream.diagnostics.count
-            while try stream.readFlatNode(into: &flat) {
-                if let cut = stream.unreadableOffset, let end = flat.events.last?.span.end.offset, end >= cut {
+            while let start = try stream.readFlatNode(appendingTo: &batch.flat) {
+                if let cut = stream.unreadableOffset, let end = batch.flat.events.last?.span.end.offset, end >= cut {
                     // The item runs into the unreadable byte: it may be cut short.
                     stream.stopAtUnreadable()
                     return stream.diagnostics
                 }
-                if stream.diagnostics.count == known, let decoded = flat.decodedMoveItem() {
-                    body(decoded)
-                    continue
-                }
-                let node = try YAMLDocument.readNode(events: flat.yamlEvents, stream: stream)
-                let refused = stream.takeDiagnostics(since: known)
-                if refused.isEmpty {
-                    body(item(node))
+                if stream.diagnostics.count == known, batch.flat.keysAreDistinctScalars(at: start) {
+                    batch.entries.append(.flat(start))
                 } else {
-                    let errors = refused.map { "\($0.code.rawValue) at \($0.span.start.line):\($0.span.start.column): \($0.message)" }
-                    body(.invalid(given: node, error: errors.joined(separator: "; ")))
+                    let node = try YAMLDocument.readNode(events: batch.flat.yamlEvents(from: start), stream: stream)
+                    let refused = stream.takeDiagnostics(since: known)
+                    if refused.isEmpty {
+                        batch.entries.append(.item(item(node)))
+                    } else {
+                        let errors = refused.map { "\($0.code.rawValue) at \($0.span.start.line):\($0.span.start.column): \($0.message)" }
+                        batch.entries.append(.item(.invalid(given: node, error: errors.joined(separator: "; "))))
+                    }
                 }
+                if batch.entries.count >= batchSize { deliver(&batch) }
             }
             _ = try stream.next()  // document end
             _ = try stream.next()  // stream end, or a second document (reported)
