@@ -80,7 +80,7 @@ final class HTTP10Close: ChannelDuplexHandler, RemovableChannelHandler {
 }
 
 /// Puts ``HTTP10Close`` in front of the conversion to HTTP types when a connection's pipeline is
-/// built (Hummingbird adds extra handlers only after it), then passes everything through.
+/// built (Hummingbird adds extra handlers only after it), then takes itself out.
 final class HTTP10CloseInstaller: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
 
@@ -89,5 +89,6 @@ final class HTTP10CloseInstaller: ChannelInboundHandler, RemovableChannelHandler
         if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
             try? pipeline.addHandler(HTTP10Close(), position: .before(codec))
         }
+        _ = pipeline.removeHandler(context: context)
     }
 }
