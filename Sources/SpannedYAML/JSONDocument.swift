@@ -682,7 +682,7 @@ public struct JSONNode: DocumentNode {
                 guard k < end else { return nil }
                 let key = JSONNode(place, index: k)
                 let value = JSONNode(place, index: k + 1)
-                let name = JSONNode.stringText(place.bytes, place.tape[k])
+                let name = JSONNode.keyText(place.bytes, place.tape[k])
                 k = place.tape[k + 1].next
                 return DocumentEntry(key: key, value: value, name: name)
             }
@@ -711,6 +711,13 @@ public struct JSONNode: DocumentNode {
         let inner = t.start + 1..<t.end - 1
         guard t.escaped else { return text(UnsafeBufferPointer(rebasing: bytes[inner])) }
         return escapedText(bytes, inner)
+    }
+
+    /// A key's text: one of the known keys' strings when it is one (no string made), else
+    /// as ``stringText(_:_:)``.
+    @inlinable static func keyText(_ bytes: UnsafeBufferPointer<UInt8>, _ t: JSONDocument.Token) -> String {
+        if !t.escaped, let known = KnownKeys.string(UnsafeBufferPointer(rebasing: bytes[t.start + 1..<t.end - 1])) { return known }
+        return stringText(bytes, t)
     }
 
     /// The bytes as a string (checked UTF-8).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import SpannedYAML
+@testable import SpannedYAML
 
 /// The request body reader against two independent references: libyaml (the tree every file
 /// gets, spans included) and Foundation's JSON reader (what is JSON at all).
@@ -264,5 +264,48 @@ import SpannedYAML
             }
         }
         #expect(accepted > 300 && refused > 2_000, "accepted \(accepted), refused \(refused)")
+    }
+}
+
+/// Known keys are handed out as strings made once (`KnownKeys`); every key must still read as
+/// its own text, the known ones and those one byte away from them.
+@Suite struct KnownKeyTests {
+    static let known = ["to", "id", "from", "rows", "kind", "tags", "move", "moves", "table", "section", "sections",
+                        "to-offset", "table-ref", "section-to", "attributes", "section-from", "from-offsets"]
+
+    /// Each known key, and variants of it: a byte changed at each place, one cut, one added.
+    static var keys: [String] {
+        var all = known + ["", "t", "x", "é", "tö", "fromm", "frxm", "Rows", "section-fro", "from-offsetz", "a\\u0062"]
+        for k in known {
+            let b = Array(k.utf8)
+            for i in b.indices {
+                var c = b
+                c[i] = c[i] == UInt8(ascii: "z") ? UInt8(ascii: "y") : UInt8(ascii: "z")
+                all.append(String(decoding: c, as: UTF8.self))
+            }
+            all.append(String(k.dropLast()))
+            all.append(k + "s")
+        }
+        var seen = Set<String>()
+        return all.filter { seen.insert($0).inserted }  // an object may hold a key once
+    }
+
+    @Test("every key of a JSON object reads as its text, known or not")
+    func jsonKeysReadAsWritten() throws {
+        let keys = Self.keys
+        let body = "{" + keys.enumerated().map { "\"\($1)\": \($0)" }.joined(separator: ", ") + "}"
+        let document = try JSONDocument.read(Array(body.utf8), file: "k.json").get()
+        let names = document.withRoot { root in (root.entries.map { Array($0) } ?? []).map(\.name) }
+        // JSON's escape `\u0062` is the letter b: the name is the text the escape stands for.
+        #expect(names == keys.map { $0 == "a\\u0062" ? "ab" : $0 })
+    }
+
+    @Test("the known-key table answers exactly the known keys")
+    func tableAnswersKnownKeysOnly() {
+        for key in Self.keys {
+            let bytes = Array(key.utf8)
+            let got = bytes.withUnsafeBufferPointer { KnownKeys.string($0) }
+            #expect(got == (Self.known.contains(key) ? key : nil), "\(key)")
+        }
     }
 }

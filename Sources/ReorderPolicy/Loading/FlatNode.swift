@@ -34,6 +34,14 @@ struct FlatNode: DocumentNode {
 
     var scalar: String? { isScalar ? String(decoding: bytes, as: UTF8.self) : nil }
 
+    /// The node's text as a mapping's key: a known key's string when it is one (no string
+    /// made, `KnownKey`), "" when it is not a scalar.
+    var name: String {
+        guard isScalar else { return "" }
+        let b = UnsafeBufferPointer(rebasing: bytes)
+        return KnownKey.string(b) ?? String(decoding: b, as: UTF8.self)
+    }
+
     var scalarStyle: ScalarStyle? { isScalar ? event.style : nil }
 
     var isInvalid: Bool {
@@ -77,7 +85,7 @@ struct FlatNode: DocumentNode {
             let key = FlatNode(events: node.events, text: node.text, index: position)
             let value = FlatNode(events: node.events, text: node.text, index: key.end)
             position = value.end
-            return DocumentEntry(key: key, value: value, name: key.scalar ?? "")
+            return DocumentEntry(key: key, value: value, name: key.name)
         }
     }
 
