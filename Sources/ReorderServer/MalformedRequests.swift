@@ -49,29 +49,37 @@ final class MalformedRequestBody: ChannelOutboundHandler, RemovableChannelHandle
 /// to the end of the connection (ApacheBench, a bare socket, many scripts) waited for the
 /// 30-second idle timeout. This handler sits before the conversion to those types, where the
 /// version is still known, and gives such a request the header Hummingbird acts on; the
-/// answer says `Connection: close` too. Installed by ``HTTP10CloseInstaller``.
+/// answer says `Connection: close` too. An HTTP/1.0 request that asks to keep the connection
+/// gets `Connection: keep-alive` in its answer, which an HTTP/1.0 client needs to keep it.
+/// Installed by ``HTTP10CloseInstaller``.
 final class HTTP10Close: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// Whether the request being answered asked for the connection to close.
-    private var closing = false
+    /// What the answer being written says about the connection: nothing (HTTP/1.1), or the
+    /// `Connection` value an HTTP/1.0 request asked for.
+    private var connection: String?
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head(var head) = unwrapInboundIn(data), head.version.major == 1, head.version.minor == 0, !head.isKeepAlive {
-            head.headers.replaceOrAdd(name: "connection", value: "close")
-            closing = true
-            context.fireChannelRead(wrapInboundOut(.head(head)))
-            return
+        if case .head(var head) = unwrapInboundIn(data), head.version.major == 1, head.version.minor == 0 {
+            if head.isKeepAlive {
+                connection = "keep-alive"
+            } else {
+                head.headers.replaceOrAdd(name: "connection", value: "close")
+                connection = "close"
+                context.fireChannelRead(wrapInboundOut(.head(head)))
+                return
+            }
         }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if closing, case .head(var head) = unwrapOutboundIn(data) {
-            head.headers.replaceOrAdd(name: "connection", value: "close")
+        if let connection, case .head(var head) = unwrapOutboundIn(data) {
+            head.headers.replaceOrAdd(name: "connection", value: connection)
+            self.connection = nil
             context.write(wrapOutboundOut(.head(head)), promise: promise)
             return
         }
