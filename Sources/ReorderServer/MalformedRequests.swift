@@ -58,32 +58,38 @@ final class HTTP10Close: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// What the answer being written says about the connection: nothing (HTTP/1.1), or the
-    /// `Connection` value an HTTP/1.0 request asked for.
-    private var connection: String?
+    /// For each request head read and not yet answered, oldest first: the `Connection` value
+    /// its answer gets (nil for HTTP/1.1, left as it is). Pipelined requests arrive before the
+    /// first answer is written, so each answer takes its own request's entry.
+    private var pending: [String?] = []
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head(var head) = unwrapInboundIn(data), head.version.major == 1, head.version.minor == 0 {
-            if head.isKeepAlive {
-                connection = "keep-alive"
-            } else {
-                head.headers.replaceOrAdd(name: "connection", value: "close")
-                connection = "close"
-                context.fireChannelRead(wrapInboundOut(.head(head)))
-                return
-            }
+        guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
+        guard head.version.major == 1, head.version.minor == 0 else {
+            pending.append(nil)
+            return context.fireChannelRead(data)
         }
-        context.fireChannelRead(data)
+        if head.isKeepAlive {
+            pending.append("keep-alive")
+            return context.fireChannelRead(data)
+        }
+        head.headers.replaceOrAdd(name: "connection", value: "close")
+        pending.append("close")
+        context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if let connection, case .head(var head) = unwrapOutboundIn(data) {
-            head.headers.replaceOrAdd(name: "connection", value: connection)
-            self.connection = nil
-            context.write(wrapOutboundOut(.head(head)), promise: promise)
-            return
+        // An interim answer (1xx) is not the request's answer.
+        guard case .head(var head) = unwrapOutboundIn(data), head.status.code >= 200, !pending.isEmpty else {
+            return context.write(data, promise: promise)
         }
-        context.write(data, promise: promise)
+        let value = pending.removeFirst()
+        // An answer that closes the connection already (Hummingbird's 400 for a request it
+        // cannot parse) keeps saying so.
+        let closing = head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
+        guard let value, !closing else { return context.write(data, promise: promise) }
+        head.headers.replaceOrAdd(name: "connection", value: value)
+        context.write(wrapOutboundOut(.head(head)), promise: promise)
     }
 }
 
@@ -94,9 +100,11 @@ final class HTTP10CloseInstaller: ChannelInboundHandler, RemovableChannelHandler
 
     func handlerAdded(context: ChannelHandlerContext) {
         let pipeline = context.pipeline.syncOperations
-        if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
-            try? pipeline.addHandler(HTTP10Close(), position: .before(codec))
-        }
+        // Hummingbird adds the codec before the extra handlers; without it there is nothing to
+        // put the handler before (a debug build says so).
+        let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
+        assert(codec != nil, "HTTP1ToHTTPServerCodec is not in the pipeline: HTTP/1.0 connections would stay open")
+        if let codec { try? pipeline.addHandler(HTTP10Close(), position: .before(codec)) }
         _ = pipeline.removeHandler(context: context)
     }
 }

@@ -228,16 +228,9 @@ public final class YAMLEventStream {
         }
     }
 
-    /// Reads the next complete node of a sequence into `flat` (replacing its contents), without
-    /// making a string per scalar. Returns false, reading nothing, when the sequence ends instead.
-    package func readFlatNode(into flat: inout YAMLFlatNode) throws(YAMLStop) -> Bool {
-        flat.removeAll()
-        return try readFlatNode(appendingTo: &flat) != nil
-    }
-
     /// Reads the next complete node of a sequence after the nodes already in `flat` (a batch
-    /// of items in one buffer); returns the index of its first event, or nil, reading nothing,
-    /// when the sequence ends instead.
+    /// of items in one buffer), without making a string per scalar; returns the index of its
+    /// first event, or nil, reading nothing, when the sequence ends instead.
     package func readFlatNode(appendingTo flat: inout YAMLFlatNode) throws(YAMLStop) -> Int? {
         let start = flat.events.count
         var depth = 0

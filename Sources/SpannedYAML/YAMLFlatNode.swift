@@ -61,10 +61,8 @@ package struct YAMLFlatNode: Sendable {
         events.append(Event(kind: .scalar, style: style, span: span, text: start..<text.count, end: events.count + 1))
     }
 
-    /// The events as ``YAMLEvent`` values, for building a node the ordinary way.
-    package var yamlEvents: [YAMLEvent] { yamlEvents(from: 0) }
-
-    /// The events from index `start` on (the last node of a batch) as ``YAMLEvent`` values.
+    /// The events from index `start` on (the last node of a batch) as ``YAMLEvent`` values,
+    /// for building a node the ordinary way.
     package func yamlEvents(from start: Int) -> [YAMLEvent] {
         events[start...].map { e in
             switch e.kind {

@@ -108,7 +108,7 @@ public enum BatchPipeline {
         let thread = Thread {
             while var batch = channel.take() {
                 batch.forEach { box.runner.decide($0) }
-                channel.recycle(batch)
+                channel.recycle(consume batch)  // the only reference: refilled without a copy
                 if box.runner.output.count > 1 << 22 {
                     flush(box.runner.output)
                     box.runner.output.reset()

@@ -19,15 +19,20 @@ public enum MoveItem: Sendable {
 /// `{ section-from: a, section-to: b }`. Items are streamed one at a time, so a million
 /// moves never become one big tree.
 public enum MovesFile {
-    /// Streams the items of `source` to `body`. Returns the problems that make the whole
-    /// file unusable (not a list, broken YAML): an input error, exit status 2.
+    /// Streams the items of `source` to `body`, in file order. Returns the problems that make
+    /// the whole file unusable (not a list, broken YAML): an input error, exit status 2.
+    ///
+    /// Items are read a few dozen at a time and handed to `body` after each such group is
+    /// read; the items read before a problem that stops the file are handed over before this
+    /// returns.
     public static func stream(_ source: SourceFile, _ body: (MoveItem) -> Void) -> [Diagnostic] {
         stream(source, batchSize: 64) { $0.forEach(body) }
     }
 
     /// Streams the moves file at `path` without holding it: it is read as parsing goes, so
     /// memory stays flat from ten moves to ten million. Throws when it cannot be opened (a
-    /// FIFO, a device, a missing file); returns the problems that make it unusable.
+    /// FIFO, a device, a missing file); returns the problems that make it unusable. Items reach
+    /// `body` as from ``stream(_:_:)``.
     public static func stream(path: String, _ body: (MoveItem) -> Void) throws(SourceFile.ReadError) -> [Diagnostic] {
         try stream(path: path, batchSize: 64) { $0.forEach(body) }
     }

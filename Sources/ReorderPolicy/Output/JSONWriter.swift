@@ -63,6 +63,7 @@ package struct JSONWriter {
     /// The bytes written so far, handed over without a copy: the writer starts again empty,
     /// so nothing written later reaches them.
     package mutating func sealed() -> Sealed {
+        assert(isKnownUniquelyReferenced(&storage), "a copy of this writer shares the buffer and could still write to it")
         defer { storage = Storage(capacity: 0) }
         return Sealed(storage: storage)
     }
