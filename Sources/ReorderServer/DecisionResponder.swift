@@ -84,6 +84,7 @@ struct DecisionResponder: HTTPResponder {
         headers[.contentType] = reply.contentType
         if reply.status == 405 { headers[.allow] = route.allowed.map(\.rawValue).joined(separator: ", ") }
         if let etag = reply.etag { headers[.eTag] = "\"\(etag)\"" }
+        if reply.closesConnection { headers[.connection] = "close" }
         return Response(status: HTTPResponse.Status(code: reply.status), headers: headers,
                         body: ResponseBody(byteBuffer: reply.body))
     }
@@ -94,6 +95,10 @@ struct DecisionResponder: HTTPResponder {
         var contentType = "application/json"
         /// A stored table's reference, sent as its `ETag`.
         var etag: String?
+        /// The request's body broke off (a bad chunk): the connection ends after this answer,
+        /// and the answer says so (`Connection: close`, also to an HTTP/1.0 client that asked
+        /// to keep it).
+        var closesConnection = false
 
         init(_ reply: DecisionService.Reply) {
             status = reply.error?.httpStatus ?? 200
@@ -230,7 +235,9 @@ struct DecisionResponder: HTTPResponder {
                 body.append(contentsOf: chunk.readableBytesView)
             }
         } catch {
-            return .failure(Refusal(answer: Answer(DecisionService.error(.badRequest, "the body could not be read to its end"))))
+            var broken = Answer(DecisionService.error(.badRequest, "the body could not be read to its end"))
+            broken.closesConnection = true
+            return .failure(Refusal(answer: broken))
         }
         return .success(body)
     }

@@ -240,10 +240,13 @@ struct ServerTests {
             text, took = exchange([b"GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.0\r\n\r\n"], keep=False)
             heads = re.findall(r"HTTP/1\.[01] \d{3}[^\r]*\r\n(?:[^\r]+\r\n)*\r\n", text)
             print("pipelined", len(heads), ",".join(str("connection: close" in h.lower()) for h in heads), round(took, 2))
+            text, took = exchange([b"POST /v1/policies/board/check HTTP/1.0\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n"], keep=False)
+            head = text.split("\r\n\r\n")[0].lower()
+            print("broken", text.split(" ")[1], "connection: close" in head, "keep-alive" in head, round(took, 2))
             """#
         let run = try Build.python(["-c", script, String(server.port)])
         let lines = run.output.split(separator: "\n").map(String.init)
-        #expect(run.status == 0 && lines.count == 5, "\(run.output)")
+        #expect(run.status == 0 && lines.count == 6, "\(run.output)")
         for (line, status) in zip(lines.prefix(3), ["200", "200", "404"]) {
             let fields = line.split(separator: " ")
             // "closed HTTP/1.1 200 OK True 0.01": the answer, `Connection: close`, and no wait.
@@ -253,9 +256,12 @@ struct ServerTests {
         #expect(lines.count > 3 && lines[3] == "kept 2 2", "\(run.output)")
         // Pipelined in one write, HTTP/1.1 then HTTP/1.0: each answer says what its own request
         // asked for (the first nothing, the second close), and the connection closes after both.
-        let pipelined = lines.last?.split(separator: " ") ?? []
+        let pipelined = lines.count > 4 ? lines[4].split(separator: " ") : []
         #expect(pipelined.count == 4 && pipelined[1] == "2" && pipelined[2] == "False,True" && (Double(pipelined[3]) ?? 99) < 5,
                 "\(run.output)")
+        // A body that breaks off (a bad chunk) ends the connection: its 400 says close, never
+        // keep-alive, even to an HTTP/1.0 client that asked to keep it.
+        #expect(lines.last?.hasPrefix("broken 400 True False ") == true, "\(run.output)")
         #expect(server.stop() == 0)
     }
 

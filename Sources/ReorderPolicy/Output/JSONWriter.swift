@@ -140,6 +140,7 @@ package struct JSONWriter {
             let end = Swift.min(utf8.count, chunk &+ 4096)
             storage.reserve((end &- chunk) &* 6)
             storage.count = Self.escape(from: base + chunk, count: end &- chunk, to: storage.base + storage.count) - storage.base
+            assert(storage.count <= storage.capacity, "escaped past the room made for it")
             chunk = end
         }
     }
@@ -231,6 +232,7 @@ package struct JSONWriter {
         k &+= _Decimal.write(b, to: p + k)
         p[k] = UInt8(ascii: "]")
         storage.count &+= k &+ 1
+        assert(storage.count <= storage.capacity, "a pair written past the room made for it")
     }
 
     /// Closes a document's top-level list and writes its `"summary"` object, then the final brace.
