@@ -104,13 +104,14 @@ extension BoundPolicy {
         if isValid(to, context) {
             return Decision(move: move, kind: .allowed, target: .row(to), violations: [])
         }
-        var violations: [Violation] = []
+        var first: Violation?, more: [Violation] = []
         for index in effects.indices where breaks(index, from, to) {
             // Reasons are worded only for the rules that are broken (each decided once).
-            violations.append(violation(index, wordRowRule(index, from, to, broken: true).reason))
+            let broken = violation(index, wordRowRule(index, from, to, broken: true).reason)
+            if first == nil { first = broken } else { more.append(broken) }
         }
         let target = retargetCancel ? from : nearest(to: to, context)
-        return Decision(move: move, kind: target == from ? .rejected : .retargeted, target: .row(target), violations: violations)
+        return Decision(move: move, kind: target == from ? .rejected : .retargeted, target: .row(target), first: first, more: more)
     }
 
     /// For a rule that holds the row at `from` (a lock, pin or reserve): why it cannot be picked up.

@@ -97,14 +97,57 @@ public struct Decision: Hashable, Sendable {
     /// Where the item ends up: the proposal, the retargeted slot, or the source.
     public var target: Destination
     /// For `denied`, the rules that make the item immovable; otherwise the rules the proposal breaks, in file order.
-    public var violations: [Violation]
+    ///
+    /// Built on each read; ``violationCount`` and ``violation(at:)`` read one without building
+    /// the array.
+    public var violations: [Violation] {
+        get {
+            guard let firstViolation else { return [] }
+            return moreViolations.isEmpty ? [firstViolation] : [firstViolation] + moreViolations
+        }
+        set {
+            firstViolation = newValue.first
+            moreViolations = newValue.count > 1 ? Array(newValue.dropFirst()) : []
+        }
+    }
+
+    // A refused move almost always breaks one rule: that one is kept inline, so deciding and
+    // destroying it allocates no array (issue #26: the array was a twelfth of a refused-heavy
+    // batch). `firstViolation` is nil only when there are none, so equal lists compare equal.
+    @usableFromInline var firstViolation: Violation?
+    @usableFromInline var moreViolations: [Violation]
+
+    /// How many rules the proposal breaks (or hold the item, for `denied`).
+    @inlinable public var violationCount: Int {
+        firstViolation == nil ? 0 : 1 + moreViolations.count
+    }
+
+    /// The `n`th violation, `0 ..< violationCount`, without building ``violations``.
+    @inlinable public func violation(at n: Int) -> Violation {
+        n == 0 ? firstViolation! : moreViolations[n - 1]
+    }
 
     /// Creates a decision.
     public init(move: Move, kind: DecisionKind, target: Destination, violations: [Violation]) {
         self.move = move
         self.kind = kind
         self.target = target
-        self.violations = violations
+        firstViolation = violations.first
+        moreViolations = violations.count > 1 ? Array(violations.dropFirst()) : []
+    }
+
+    /// Creates a decision from its first violation, if any, and the rest.
+    init(move: Move, kind: DecisionKind, target: Destination, first: Violation?, more: [Violation]) {
+        self.move = move
+        self.kind = kind
+        self.target = target
+        if first == nil, !more.isEmpty {
+            firstViolation = more[0]
+            moreViolations = Array(more.dropFirst())
+        } else {
+            firstViolation = first
+            moreViolations = more
+        }
     }
 }
 

@@ -127,7 +127,8 @@ package enum DecisionJSON {
         w.raw("\", \"target\": ")
         destination(d.target, into: &w)
         w.raw(", \"violations\": [")
-        for (n, v) in d.violations.enumerated() {
+        for n in 0..<d.violationCount {
+            let v = d.violation(at: n)
             if n > 0 { w.raw(", ") }
             cache.prefix(v).withUnsafeBufferPointer { w.append(buffer: $0) }
             reason(v.details, into: &w)
