@@ -39,6 +39,17 @@ public enum _Decimal {
     /// many bytes it wrote.
     @inlinable @inline(__always)
     public static func write(_ n: Int, to target: UnsafeMutablePointer<UInt8>) -> Int {
+        // Most numbers written are a position's section or row: below 100, two stores.
+        if UInt(bitPattern: n) < 100 {
+            let u = UInt8(truncatingIfNeeded: n)
+            if u < 10 {
+                target[0] = 48 &+ u
+                return 1
+            }
+            target[0] = 48 &+ u / 10
+            target[1] = 48 &+ u % 10
+            return 2
+        }
         var digits = 1
         var bound: UInt = 10
         let magnitude = n.magnitude
