@@ -136,18 +136,16 @@ public struct Decision: Hashable, Sendable {
         moreViolations = violations.count > 1 ? Array(violations.dropFirst()) : []
     }
 
-    /// Creates a decision from its first violation, if any, and the rest.
-    init(move: Move, kind: DecisionKind, target: Destination, first: Violation?, more: [Violation]) {
+    /// Creates a decision from its first violation, if any, and the rest (empty when there is
+    /// no first one).
+    @inline(__always)
+    init(move: Move, kind: DecisionKind, target: Destination, first: consuming Violation?, more: consuming [Violation]) {
+        assert(first != nil || more.isEmpty, "violations after no first one")
         self.move = move
         self.kind = kind
         self.target = target
-        if first == nil, !more.isEmpty {
-            firstViolation = more[0]
-            moreViolations = Array(more.dropFirst())
-        } else {
-            firstViolation = first
-            moreViolations = more
-        }
+        firstViolation = first
+        moreViolations = more
     }
 }
 
