@@ -295,7 +295,7 @@ public struct JSONDocument: Sendable {
                     throw problem(.yamlSyntax, "expected an object key (a double-quoted string), found \(found)")
                 }
                 try string()
-                try checkRepeated(key: tape.count - 1, object: token, count: count, names: &names)
+                if count > 0 { try checkRepeated(key: tape.count - 1, object: token, count: count, names: &names) }
                 count += 1
                 skipSpace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw problem(.yamlSyntax, "expected ':' after an object key, found \(found)") }
@@ -323,8 +323,9 @@ public struct JSONDocument: Sendable {
                 var k = object + 1
                 for _ in 0..<count {
                     let u = tape[k]
+                    // Unescaped keys of different lengths differ (most keys of a small object).
                     let same = !u.escaped && !t.escaped
-                        ? bytes[u.start..<u.end].elementsEqual(bytes[t.start..<t.end])
+                        ? u.end - u.start == t.end - t.start && bytes[u.start..<u.end].elementsEqual(bytes[t.start..<t.end])
                         : text(u) == text(t)
                     if same {
                         repeated = k
