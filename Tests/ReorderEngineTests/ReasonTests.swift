@@ -83,3 +83,35 @@ import Testing
         }
     }
 }
+
+/// A decision keeps its first violation inline and the others in an array (issue #26); read
+/// and written through `violations`, through `violation(at:)`, compared and hashed, it is the
+/// list it was made from, whatever its length and however it was changed.
+@Suite struct DecisionViolationsTests {
+    static func violation(_ n: Int) -> Violation {
+        Violation(rule: "r\(n)", kind: "lock", message: n % 2 == 0 ? nil : "m", location: nil, reason: "reason \(n)")
+    }
+
+    @Test("violations read back as made, for 0 to 4 of them and after every change")
+    func violationsReadBackAsMade() {
+        let move = Move.row(from: Position(section: 0, row: 1), to: Position(section: 0, row: 2))
+        for count in 0...4 {
+            let list = (0..<count).map(Self.violation)
+            var d = Decision(move: move, kind: count == 0 ? .allowed : .rejected, target: .row(Position(section: 0, row: 1)), violations: list)
+            #expect(d.violations == list)
+            #expect(d.violationCount == count)
+            #expect((0..<d.violationCount).map { d.violation(at: $0) } == list)
+            let same = Decision(move: move, kind: d.kind, target: d.target, violations: list)
+            #expect(d == same && d.hashValue == same.hashValue)
+            // Changed through the property: appended, removed from the front, emptied.
+            d.violations.append(Self.violation(9))
+            #expect(d.violations == list + [Self.violation(9)] && d.violationCount == count + 1)
+            d.violations.removeFirst()
+            #expect(d.violations == Array((list + [Self.violation(9)]).dropFirst()))
+            #expect((d == same) == (count == 0))  // equal exactly when the lists are
+            d.violations = []
+            #expect(d.violationCount == 0 && d.violations.isEmpty)
+            #expect(d == Decision(move: move, kind: d.kind, target: d.target, violations: []))
+        }
+    }
+}

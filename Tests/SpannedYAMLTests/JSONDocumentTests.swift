@@ -309,3 +309,30 @@ import Testing
         }
     }
 }
+
+/// An integer of up to nine digits keeps its value on the reader's tape (issue #26); every
+/// number must still read as the plain-scalar rule reads its text (SPEC §4: `-?[0-9]+` that
+/// fits an `Int`, else not an integer), at the nine- and ten-digit edges and past `Int`.
+@Suite struct TapeIntegerTests {
+    @Test("every JSON number's integer is the one its text gives")
+    func integersOnTheTapeReadAsTheirText() throws {
+        var texts = ["0", "-0", "7", "-7", "10", "99", "100", "123456789", "-123456789", "999999999", "-999999999",
+                     "1000000000", "-1000000000", "2147483647", "2147483648", "-2147483648", "-2147483649",
+                     "4294967295", "4294967296", "9223372036854775807", "9223372036854775808",
+                     "-9223372036854775808", "-9223372036854775809", "99999999999999999999", "1.5", "-0.0",
+                     "1e3", "1E+2", "12e-1", "0.000"]
+        var g = JSONDocumentTests.Generator(state: 26)
+        for _ in 0..<2_000 {
+            let digits = Int.random(in: 1...20, using: &g)
+            var t = String(Int.random(in: 1...9, using: &g))
+            for _ in 1..<digits { t += String(Int.random(in: 0...9, using: &g)) }
+            texts.append(Bool.random(using: &g) ? "-" + t : t)
+        }
+        let body = "[" + texts.joined(separator: ", ") + "]"
+        let document = try JSONDocument.read(Array(body.utf8), file: "n.json").get()
+        let got = document.withRoot { root in root.sequence.map { $0.map(\.plainInteger) } ?? [] }
+        #expect(got == texts.map { YAMLNode.plainInteger($0.utf8) })
+        #expect(got.count == texts.count)
+        #expect(got[9] == 999_999_999 && got[10] == -999_999_999 && got[11] == 1_000_000_000 && got[1] == 0)
+    }
+}
