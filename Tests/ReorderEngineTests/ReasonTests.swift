@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ReorderEngine
 
@@ -85,8 +86,8 @@ import Testing
 }
 
 /// A decision keeps its first violation inline and the others in an array (issue #26); read
-/// and written through `violations`, through `violation(at:)`, compared and hashed, it is the
-/// list it was made from, whatever its length and however it was changed.
+/// and written through `violations`, through `violation(at:)`, compared, hashed and encoded,
+/// it is the list it was made from, whatever its length and however it was made or changed.
 @Suite struct DecisionViolationsTests {
     static func violation(_ n: Int) -> Violation {
         Violation(rule: "r\(n)", kind: "lock", message: n % 2 == 0 ? nil : "m", location: nil, reason: "reason \(n)")
@@ -95,23 +96,50 @@ import Testing
     @Test("violations read back as made, for 0 to 4 of them and after every change")
     func violationsReadBackAsMade() {
         let move = Move.row(from: Position(section: 0, row: 1), to: Position(section: 0, row: 2))
+        func made(_ list: [Violation]) -> Decision {
+            Decision(move: move, kind: .rejected, target: .row(Position(section: 0, row: 1)), violations: list)
+        }
         for count in 0...4 {
             let list = (0..<count).map(Self.violation)
-            var d = Decision(move: move, kind: count == 0 ? .allowed : .rejected, target: .row(Position(section: 0, row: 1)), violations: list)
+            var d = made(list)
             #expect(d.violations == list)
             #expect(d.violationCount == count)
             #expect((0..<d.violationCount).map { d.violation(at: $0) } == list)
-            let same = Decision(move: move, kind: d.kind, target: d.target, violations: list)
-            #expect(d == same && d.hashValue == same.hashValue)
-            // Changed through the property: appended, removed from the front, emptied.
+            // Changed through the property: appended, removed from the front, emptied; each
+            // time equal (and equally hashed) to a decision made from that list, and to no
+            // other.
             d.violations.append(Self.violation(9))
             #expect(d.violations == list + [Self.violation(9)] && d.violationCount == count + 1)
+            #expect(d == made(list + [Self.violation(9)]) && d.hashValue == made(list + [Self.violation(9)]).hashValue)
+            #expect(d != made(list))
             d.violations.removeFirst()
-            #expect(d.violations == Array((list + [Self.violation(9)]).dropFirst()))
-            #expect((d == same) == (count == 0))  // equal exactly when the lists are
+            let rest = Array((list + [Self.violation(9)]).dropFirst())
+            #expect(d.violations == rest && d == made(rest) && d.hashValue == made(rest).hashValue)
+            #expect((d == made(list)) == (count == 0))  // equal exactly when the lists are
             d.violations = []
             #expect(d.violationCount == 0 && d.violations.isEmpty)
-            #expect(d == Decision(move: move, kind: d.kind, target: d.target, violations: []))
+            #expect(d == made([]) && d.hashValue == made([]).hashValue)
         }
+    }
+
+    @Test("decided violations (one rule broken, or several) equal the same list made by hand, also after JSON")
+    func decidedViolationsEqualTheirList() throws {
+        var gen = RandomPolicies(seed: 0x2625)
+        var several = 0, one = 0
+        for _ in 0..<400 {
+            let policy = gen.policy(), table = gen.table()
+            let bound = try CompiledPolicy(policy).bind(table)
+            for _ in 0..<8 {
+                guard let (from, to) = gen.rowMove(in: table) else { break }
+                let decided = try bound.decide(.row(from: from, to: to))
+                if decided.violationCount > 1 { several += 1 } else if decided.violationCount == 1 { one += 1 }
+                let byHand = Decision(move: decided.move, kind: decided.kind, target: decided.target, violations: decided.violations)
+                #expect(decided == byHand && decided.hashValue == byHand.hashValue)
+                #expect((0..<decided.violationCount).map { decided.violation(at: $0) } == decided.violations)
+                let decoded = try JSONDecoder().decode(Decision.self, from: JSONEncoder().encode(decided))
+                #expect(decoded == decided)
+            }
+        }
+        #expect(several > 0 && one > 0, "the random policies broke several rules at once \(several) times, one \(one) times")
     }
 }

@@ -81,7 +81,7 @@ public struct DecisionEvent: Codable, Sendable, Hashable {
         case .row(let p): target = [p.section, p.row]
         case .section(let i): target = [i]
         }
-        rules = decision.violations.map(\.rule)
+        rules = (0..<decision.violationCount).map { decision.violation(at: $0).rule }  // no array of violations built
         error = nil
         self.time = Self.timestamp(time)
     }
