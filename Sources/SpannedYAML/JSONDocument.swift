@@ -20,6 +20,8 @@ public struct JSONDocument: Sendable {
         /// A number that is an integer of at most nine digits: its value is `count32`, read
         /// as an `Int32` (a position's numbers, an offset), so decoding it reads no bytes.
         @usableFromInline var small = false
+        /// A string with a byte outside ASCII (its text is compared as a `String` for repeats).
+        @usableFromInline var nonASCII = false
         // 32-bit offsets keep a token at 20 bytes (bodies are far below 2 GiB; `read` checks).
         @usableFromInline var start32: UInt32
         @usableFromInline var end32: UInt32
@@ -323,8 +325,11 @@ public struct JSONDocument: Sendable {
                 var k = object + 1
                 for _ in 0..<count {
                     let u = tape[k]
-                    // Unescaped keys of different lengths differ (most keys of a small object).
-                    let same = !u.escaped && !t.escaped
+                    // Keys are the same when their texts are equal as `String`s (canonical
+                    // equivalence), as in a large object and in YAML. Plain ASCII keys are equal
+                    // only byte for byte, so those of different lengths differ at once (most
+                    // keys of a small object).
+                    let same = !u.escaped && !t.escaped && !u.nonASCII && !t.nonASCII
                         ? u.end - u.start == t.end - t.start && bytes[u.start..<u.end].elementsEqual(bytes[t.start..<t.end])
                         : text(u) == text(t)
                     if same {
@@ -515,7 +520,9 @@ public struct JSONDocument: Sendable {
                         ascii = false
                     }
                     i += 1
-                    return scalar(.string, from: open, escaped: escaped)
+                    scalar(.string, from: open, escaped: escaped)
+                    if nonASCII { tape[tape.count - 1].nonASCII = true }
+                    return
                 }
                 if b == UInt8(ascii: "\\") {
                     escaped = true

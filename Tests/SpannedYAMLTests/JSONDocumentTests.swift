@@ -336,3 +336,40 @@ import Testing
         #expect(got[9] == 999_999_999 && got[10] == -999_999_999 && got[11] == 1_000_000_000 && got[1] == 0)
     }
 }
+
+/// A key twice in one object (SPEC §4) means the same text twice, compared as Swift compares
+/// strings (canonical equivalence), in a JSON body as in a YAML file and in small objects as in
+/// large ones: `é` written precomposed and `é` written as `e` and a combining accent are one
+/// key. Plain ASCII keys are the same only byte for byte.
+@Suite struct RepeatedKeyTests {
+    static func body(_ keys: [String], filler: Int) -> [UInt8] {
+        let entries = (0..<filler).map { "\"k\($0)\": \($0)" } + keys.enumerated().map { "\"\($1)\": \($0)" }
+        return Array(("{" + entries.joined(separator: ", ") + "}").utf8)
+    }
+
+    @Test("JSON and YAML agree on which keys repeat, with 0 and 20 other keys before them")
+    func jsonAgreesWithYAML() {
+        let cases: [([String], Bool)] = [
+            (["\u{E9}", "e\u{301}"], true),      // precomposed and decomposed
+            (["e\u{301}", "\u{E9}"], true),
+            (["\u{E9}", "\\u00e9"], true),        // the second written as an escape
+            (["\u{E9}", "e"], false),
+            (["ab", "a\\u0062"], true),
+            (["ab", "ba"], false),
+            (["to", "from"], false),
+            (["from", "from"], true),
+        ]
+        for filler in [0, 20] {
+            for (keys, repeated) in cases {
+                let bytes = Self.body(keys, filler: filler)
+                let json = JSONDocument.read(bytes, file: "k.json")
+                let jsonRepeats: Bool
+                if case .failure(let d) = json { jsonRepeats = d.code == .duplicateKey } else { jsonRepeats = false }
+                let yaml = YAMLDocument.parse(bytes, file: "k.json")
+                let yamlRepeats = yaml.diagnostics.contains { $0.code == .duplicateKey }
+                #expect(jsonRepeats == repeated, "JSON, \(keys), \(filler) other keys")
+                #expect(yamlRepeats == repeated, "YAML, \(keys), \(filler) other keys")
+            }
+        }
+    }
+}
