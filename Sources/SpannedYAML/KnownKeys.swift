@@ -1,11 +1,12 @@
 /// The keys of this project's files and request bodies (SPEC §3, §5, §9), as strings made
 /// once. A key read from a table, a moves file or a request is one of them almost always, and
 /// telling its bytes apart costs less than making a string of them (UTF-8 checked) per key: a
-/// 1,000-move batch has 2,000 keys (issue #26). Any other key is made as before.
-@usableFromInline enum KnownKeys {
+/// 1,000-move batch has 2,000 keys (issue #26). Any other key is made as before. Used by
+/// `JSONNode` here and by the moves decoder's `FlatNode` (ReorderPolicy).
+@usableFromInline package enum KnownKeys {
     /// The key whose UTF-8 bytes are `bytes`, or nil when it is not one of the known ones.
     @usableFromInline @inline(__always)
-    static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    package static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         switch bytes.count {
         case 2:
             if matches(bytes, "to") { return "to" }
@@ -49,10 +50,4 @@
         }
         return true
     }
-}
-
-/// ``KnownKeys`` for the moves decoder in another module (`FlatNode`).
-package enum KnownKey {
-    /// The known key whose UTF-8 bytes are `bytes`, or nil.
-    package static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? { KnownKeys.string(bytes) }
 }

@@ -35,11 +35,11 @@ struct FlatNode: DocumentNode {
     var scalar: String? { isScalar ? String(decoding: bytes, as: UTF8.self) : nil }
 
     /// The node's text as a mapping's key: a known key's string when it is one (no string
-    /// made, `KnownKey`), "" when it is not a scalar.
+    /// made, `KnownKeys`), "" when it is not a scalar.
     var name: String {
         guard isScalar else { return "" }
         let b = UnsafeBufferPointer(rebasing: bytes)
-        return KnownKey.string(b) ?? String(decoding: b, as: UTF8.self)
+        return KnownKeys.string(b) ?? String(decoding: b, as: UTF8.self)
     }
 
     var scalarStyle: ScalarStyle? { isScalar ? event.style : nil }
