@@ -30,6 +30,35 @@ public enum YAMLEvent: Sendable, Hashable {
 /// Thrown when reading cannot go on; the reason is the last diagnostic recorded.
 public struct YAMLStop: Error, Sendable {}
 
+/// Where a stream's input starts in its file, when it reads part of one (a piece of a moves
+/// file read on its own, see `BatchPipeline`): its marks count from there. A part always
+/// starts at the beginning of a line, so columns need nothing added.
+package struct StreamOrigin: Sendable, Hashable {
+    /// Lines before the part, as libyaml counts line breaks.
+    package var lines = 0
+    /// Unicode scalars before the part (``Mark/offset``), as libyaml counts them.
+    package var scalars = 0
+    /// Bytes before the part, after a byte order mark (the offsets of reader errors).
+    package var bytes = 0
+    /// When the part starts inside the document's top-level block sequence, the line (1-based)
+    /// that sequence started at: libyaml names it in errors ("while parsing a block collection
+    /// started at line …"), and the part's own stream sees it start at its first line.
+    package var sequenceLine: Int? = nil
+
+    package init(lines: Int = 0, scalars: Int = 0, bytes: Int = 0, sequenceLine: Int? = nil) {
+        self.lines = lines
+        self.scalars = scalars
+        self.bytes = bytes
+        self.sequenceLine = sequenceLine
+    }
+
+    /// This origin moved past a part that was read whole and ended at `end` (its stream
+    /// end's mark, counted from the part's start) after `bytes` bytes.
+    package func advanced(by end: Mark, bytes count: Int) -> StreamOrigin {
+        StreamOrigin(lines: lines + end.line - 1, scalars: scalars + end.offset, bytes: bytes + count, sequenceLine: sequenceLine)
+    }
+}
+
 /// Reads libyaml events one at a time, enforcing SPEC §4 as they arrive:
 /// anchors, aliases and tags are reported before anything could be expanded,
 /// nesting is counted as it opens, and a second document stops the stream.
@@ -43,6 +72,8 @@ public final class YAMLEventStream {
     public private(set) var diagnostics: [Diagnostic] = []
 
     private let limits: YAMLLimits
+    /// Where the input starts in the file; zero unless the stream reads a part of it.
+    private let origin: StreamOrigin
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     /// The bytes, when the input was handed in whole; empty when reading from a descriptor.
     private let input: UnsafeMutableBufferPointer<UInt8>
@@ -64,9 +95,16 @@ public final class YAMLEventStream {
     /// what follows it (with the encoding set, libyaml would read it as a character of the
     /// first line and indent that line's key by one), and offsets, lines and columns count
     /// from there, as an editor shows the file.
-    public init(bytes: some Collection<UInt8>, file: String, limits: YAMLLimits = .policy, upToUnreadable: Bool = false) {
+    public convenience init(bytes: some Collection<UInt8>, file: String, limits: YAMLLimits = .policy, upToUnreadable: Bool = false) {
+        self.init(bytes: bytes, file: file, limits: limits, upToUnreadable: upToUnreadable, origin: StreamOrigin())
+    }
+
+    /// A stream over `bytes`, a part of `file` that starts at `origin` (at the start of a
+    /// line): marks, reader errors' offsets and libyaml's context lines count from there.
+    package init(bytes: some Collection<UInt8>, file: String, limits: YAMLLimits, upToUnreadable: Bool, origin: StreamOrigin) {
         self.file = file
         self.limits = limits
+        self.origin = origin
         let text = bytes.dropFirst(ByteOrderMark.length(bytes))
         input = .allocate(capacity: max(text.count, 1))
         _ = input.initialize(from: text)
@@ -90,11 +128,19 @@ public final class YAMLEventStream {
     /// Creates a stream that reads an open file as parsing goes, in 64 KiB pieces, so its
     /// memory does not grow with the file. The descriptor stays the caller's to close. A byte
     /// order mark that opens the file is skipped, as for bytes handed in whole.
-    public init(descriptor: Int32, file: String, limits: YAMLLimits = .stream, upToUnreadable: Bool = false) {
+    public convenience init(descriptor: Int32, file: String, limits: YAMLLimits = .stream, upToUnreadable: Bool = false) {
+        self.init(descriptor: descriptor, file: file, limits: limits, upToUnreadable: upToUnreadable, from: nil)
+    }
+
+    /// A stream that reads the open file from `from`: the file's byte offset where the part
+    /// to read starts (at the start of a line, the descriptor already there), and where that
+    /// is in the text (``StreamOrigin``). No byte order mark is looked for there.
+    package init(descriptor: Int32, file: String, limits: YAMLLimits, upToUnreadable: Bool, from: (offset: Int, origin: StreamOrigin)?) {
         self.file = file
         self.limits = limits
+        self.origin = from?.origin ?? StreamOrigin()
         input = .allocate(capacity: 1)
-        source = DescriptorSource(descriptor, upToUnreadable: upToUnreadable)
+        source = DescriptorSource(descriptor, upToUnreadable: upToUnreadable, startingAt: from?.offset)
         parser = .allocate(capacity: 1)
         yaml_parser_initialize(parser)
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
@@ -124,7 +170,7 @@ public final class YAMLEventStream {
     /// The offset of the first unreadable byte once the input was cut there: a node that ends
     /// at or after it may have been cut short.
     /// In Unicode scalars, as ``Mark/offset``.
-    public var unreadableOffset: Int? { (unreadable ?? source?.unreadable)?.scalarOffset }
+    public var unreadableOffset: Int? { (unreadable ?? source?.unreadable).map { origin.scalars + $0.scalarOffset } }
 
     /// Reports the unreadable byte the input was cut at (a reader that will not use the rest
     /// stops here) and stops the stream.
@@ -207,6 +253,27 @@ public final class YAMLEventStream {
                 continue  // stream start
             }
         }
+    }
+
+    /// Whether the event read last is a document start without directives (`%YAML`, `%TAG`)
+    /// or a document end that the text does not write (`...`).
+    package var lastEventIsPlainDocumentBoundary: Bool {
+        guard holdsEvent else { return false }
+        switch current.pointee.type {
+        case YAML_DOCUMENT_START_EVENT:
+            let d = current.pointee.data.document_start
+            return d.version_directive == nil && d.tag_directives.start == d.tag_directives.end
+        case YAML_DOCUMENT_END_EVENT:
+            return current.pointee.data.document_end.implicit != 0
+        default:
+            return false
+        }
+    }
+
+    /// Whether the event read last starts a block sequence (`- ` entries, not `[...]`).
+    package var lastEventIsBlockSequence: Bool {
+        holdsEvent && current.pointee.type == YAML_SEQUENCE_START_EVENT
+            && current.pointee.data.sequence_start.style == YAML_BLOCK_SEQUENCE_STYLE
     }
 
     /// The next event. Throws ``YAMLStop`` after recording why the stream cannot go on.
@@ -314,7 +381,9 @@ public final class YAMLEventStream {
             var message = problem
             if let context = p.context.map({ String(cString: $0) }) {
                 message += " \(context)"
-                message += " started at line \(p.context_mark.line + 1)"
+                // The top-level sequence is the one thing that starts at the part's first byte.
+                let line = p.context_mark.index == 0 ? origin.sequenceLine : nil
+                message += " started at line \(line ?? origin.lines + p.context_mark.line + 1)"
             }
             report(.yamlSyntax, "invalid YAML: \(message)", Span(at: mark(p.problem_mark)))
         case YAML_MEMORY_ERROR:
@@ -327,17 +396,16 @@ public final class YAMLEventStream {
     /// Whether the character at `m` is a tab (input handed in whole; a streamed file is read
     /// again up to that line).
     private func isTab(at m: yaml_mark_t) -> Bool {
-        var line = 0, column = 0, found = false, done = false
+        var counter = LineCounter(), found = false, done = false
         func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
             for byte in bytes where !done {
-                if line == m.line {
-                    guard byte & 0xC0 != 0x80 else { continue }
-                    if column == m.column { found = byte == 0x09; done = true; return }
-                    column += 1
-                    if byte == 0x0A { done = true }
-                } else if byte == 0x0A {
-                    line += 1
+                if counter.startsCharacter(byte) && counter.line == m.line && counter.column == m.column {
+                    found = byte == 0x09
+                    done = true
+                    return
                 }
+                counter.add(byte)
+                if counter.line > m.line { done = true }
             }
         }
         if let source {
@@ -362,29 +430,22 @@ public final class YAMLEventStream {
     // MARK: - Conversions
 
     private func mark(_ m: yaml_mark_t) -> Mark {
-        Mark(line: m.line + 1, column: m.column + 1, offset: m.index)
+        Mark(line: origin.lines + m.line + 1, column: m.column + 1, offset: origin.scalars + m.index)
     }
 
     /// libyaml gives reader errors as a byte offset only; count lines and scalars up to it
     /// (for a streamed file, by reading it again from the start).
     private func markForOffset(_ offset: Int) -> Mark {
-        var line = 1, column = 1
+        var counter = LineCounter()
         func count(_ bytes: UnsafeBufferPointer<UInt8>) {
-            for byte in bytes {
-                if byte == 0x0A {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
-                }
-            }
+            for byte in bytes { counter.add(byte) }
         }
         if let source {
             source.rescan(upTo: offset, count)
         } else {
             count(UnsafeBufferPointer(rebasing: input[0..<min(offset, input.count)]))
         }
-        return Mark(line: line, column: column, offset: offset)
+        return Mark(line: origin.lines + counter.line + 1, column: counter.column + 1, offset: origin.bytes + offset)
     }
 
     private func style(_ s: yaml_scalar_style_t) -> ScalarStyle {
@@ -410,9 +471,15 @@ final class DescriptorSource {
     private var deliveredScalars = 0
     private var held: [UInt8] = []
 
-    init(_ descriptor: Int32, upToUnreadable: Bool = false) {
+    /// `startingAt`: the file's offset the descriptor was put at, to read the rest of the
+    /// file from there (no byte order mark is looked for); nil to read it from its start.
+    init(_ descriptor: Int32, upToUnreadable: Bool = false, startingAt: Int? = nil) {
         self.descriptor = descriptor
         self.upToUnreadable = upToUnreadable
+        if let startingAt {
+            skipped = startingAt
+            opened = true
+        }
     }
 
     /// The bytes of a byte order mark that opened the file (0 or 3): never handed to libyaml,
@@ -485,6 +552,42 @@ final class DescriptorSource {
             buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<n])) }
             position += n
         }
+    }
+}
+
+/// Counts lines and columns in UTF-8 bytes as libyaml does, so that positions found by reading
+/// the bytes again (reader errors, which libyaml gives as an offset) agree with libyaml's
+/// marks: a line break is LF, CR, CR LF, NEL (U+0085), LS (U+2028) or PS (U+2029); columns
+/// count Unicode scalars.
+struct LineCounter {
+    /// 0-based, after the bytes added.
+    private(set) var line = 0
+    /// 0-based column of the next character.
+    private(set) var column = 0
+    private var previous: UInt8 = 0, beforePrevious: UInt8 = 0
+
+    mutating func add(_ b: UInt8) {
+        defer { beforePrevious = previous; previous = b }
+        switch b {
+        case 0x0A:
+            if previous != 0x0D { line += 1 }
+            column = 0
+        case 0x0D:
+            line += 1
+            column = 0
+        case 0x85 where previous == 0xC2, 0xA8 where previous == 0x80 && beforePrevious == 0xE2,
+             0xA9 where previous == 0x80 && beforePrevious == 0xE2:
+            line += 1
+            column = 0
+        default:
+            if b & 0xC0 != 0x80 { column += 1 }
+        }
+    }
+
+    /// Whether `b`, the next byte, starts a character of its own (not the rest of a UTF-8
+    /// sequence, nor the LF of a CR LF).
+    func startsCharacter(_ b: UInt8) -> Bool {
+        b & 0xC0 != 0x80 && !(b == 0x0A && previous == 0x0D)
     }
 }
 

@@ -1,5 +1,10 @@
 import SpannedYAML
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Decides a moves file on two threads: the calling thread reads items into flat batches
 /// (libyaml's share of the work), a second thread decodes them in place, decides them in order
@@ -55,7 +60,7 @@ public enum BatchPipeline {
     }
 
     /// The runner, handed to the deciding thread and back; only one thread touches it at a time.
-    private final class RunnerBox: @unchecked Sendable {
+    final class RunnerBox: @unchecked Sendable {
         var runner: CheckRunner
         init(_ runner: CheckRunner) { self.runner = runner }
     }
@@ -81,24 +86,26 @@ public enum BatchPipeline {
 
     /// Streams the moves file at `path` into `runner` without holding the file (memory stays
     /// flat at any size). Throws when the file cannot be opened.
+    ///
+    /// A file of `pieces.minimumFileBytes` or more, on a machine with two cores or more, is
+    /// read in pieces on all cores (``Pieces``); the output is the same byte for byte.
     package static func run(
         path: String, runner: inout CheckRunner, flush: @escaping @Sendable (JSONWriter) -> Void,
-        flushLog: (@Sendable (JSONWriter) -> Void)? = nil
+        flushLog: (@Sendable (JSONWriter) -> Void)? = nil, pieces: Pieces = Pieces()
     ) throws(SourceFile.ReadError) -> [Diagnostic] {
-        var failure: SourceFile.ReadError?
-        let problems = run(runner: &runner, flush: flush, flushLog: flushLog) { deliver in
-            do throws(SourceFile.ReadError) {
-                return try MovesFile.stream(path: path, batchSize: batchSize, deliver: deliver)
-            } catch {
-                failure = error
-                return []
-            }
+        let (fd, size) = try SourceFile.openRegular(path)
+        defer { close(fd) }
+        if size >= pieces.minimumFileBytes && pieces.workers >= 2 {
+            return runInPieces(descriptor: fd, path: path, runner: &runner, flush: flush, flushLog: flushLog, pieces: pieces)
         }
-        if let failure { throw failure }
-        return problems
+        return run(runner: &runner, flush: flush, flushLog: flushLog) { deliver in
+            MovesFile.stream(descriptor: fd, path: path, from: nil, batchSize: batchSize, deliver: deliver)
+        }
     }
 
-    private static func run(
+    /// Streams `produce`'s batches into `runner`: `produce` runs on the calling thread, the
+    /// decisions on a second one.
+    static func run(
         runner: inout CheckRunner, flush: @escaping @Sendable (JSONWriter) -> Void,
         flushLog: (@Sendable (JSONWriter) -> Void)?, produce: ((inout MovesBatch) -> Void) -> [Diagnostic]
     ) -> [Diagnostic] {

@@ -38,6 +38,28 @@ public struct CheckRunner {
         sink.open(policy: bound.compiled.policy.name, table: bound.table, into: &output)
     }
 
+    /// A runner for a piece of a moves file decided apart from `parent` (see ``BatchPipeline``):
+    /// same policy, format, style and log settings, nothing written yet. `follows` says
+    /// whether results come before the piece's, so that its first one is written as one that
+    /// follows another; ``absorb(_:follows:)`` adds its counts to the parent's.
+    package init(pieceOf parent: CheckRunner, follows: Bool, outputCapacity: Int) {
+        self.init(bound: parent.bound, format: parent.format, style: parent.style, outputCapacity: outputCapacity)
+        output.reset()  // the opening, written by the parent
+        if parent.log != nil { log = JSONWriter(capacity: outputCapacity / 2) }
+        policyHash = parent.policyHash
+        count = follows ? 1 : 0
+    }
+
+    /// How many results were written.
+    package var resultCount: Int { count }
+
+    /// Adds the counts of `piece`, made with ``init(pieceOf:follows:outputCapacity:)`` and
+    /// `follows`, whose output the caller wrote after this runner's.
+    package mutating func absorb(_ piece: CheckRunner, follows: Bool) {
+        summary.add(piece.summary)
+        count += piece.count - (follows ? 1 : 0)
+    }
+
     /// Decides one move and writes its result; `given` echoes it when it is invalid.
     package mutating func decide(_ move: Move, given: ((inout JSONWriter) -> Void)? = nil) {
         do {

@@ -47,7 +47,53 @@ public enum MovesFile {
     package static func stream(path: String, batchSize: Int, deliver: (inout MovesBatch) -> Void) throws(SourceFile.ReadError) -> [Diagnostic] {
         let (fd, _) = try SourceFile.openRegular(path)
         defer { close(fd) }
-        return stream(YAMLEventStream(descriptor: fd, file: path, limits: .stream, upToUnreadable: true), batchSize: batchSize, deliver: deliver)
+        return stream(descriptor: fd, path: path, from: nil, batchSize: batchSize, deliver: deliver)
+    }
+
+    /// The moves file open at `descriptor` in batches, read as parsing goes: from its start,
+    /// or from `from` on (see ``YAMLEventStream/init(descriptor:file:limits:upToUnreadable:from:)``),
+    /// to read the rest of a file whose first pieces were read by ``readPiece(_:file:batchSize:deliver:)``.
+    package static func stream(
+        descriptor: Int32, path: String, from: (offset: Int, origin: StreamOrigin)?, batchSize: Int, deliver: (inout MovesBatch) -> Void
+    ) -> [Diagnostic] {
+        stream(YAMLEventStream(descriptor: descriptor, file: path, limits: .stream, upToUnreadable: true, from: from),
+               batchSize: batchSize, deliver: deliver)
+    }
+
+    /// Reads `bytes`, a piece of a moves file (its start, or from a line that opens with `- `),
+    /// as a file of its own, and hands its items to `deliver` as
+    /// ``stream(_:batchSize:deliver:)`` would. Returns the marks of the piece's sequence start
+    /// and of its end, counted from its start, when the piece stands on its own: one block sequence at column 1 and
+    /// nothing else, no directive, no `...`, every item read flat (distinct scalar keys) and
+    /// nothing reported. Reading the whole file then gives the same items from this piece;
+    /// BatchPipeline's notes say why. Returns nil otherwise, and the items delivered must be
+    /// dropped: the file is read from the piece's start on as one stream instead.
+    package static func readPiece(
+        _ bytes: UnsafeBufferPointer<UInt8>, file: String, batchSize: Int, deliver: (inout MovesBatch) -> Void
+    ) -> (sequence: Mark, end: Mark)? {
+        // A second byte order mark after the first would be dropped by the stream and read by
+        // libyaml in the whole file: not a piece.
+        guard ByteOrderMark.length(bytes) == 0 else { return nil }
+        let stream = YAMLEventStream(bytes: bytes, file: file, limits: .stream, upToUnreadable: true)
+        guard stream.unreadableOffset == nil else { return nil }
+        var batch = MovesBatch()
+        do {
+            guard case .documentStart = try stream.next(), stream.lastEventIsPlainDocumentBoundary,
+                  case .sequenceStart(let span) = try stream.next(), stream.lastEventIsBlockSequence, span.start.column == 1
+            else { return nil }
+            while let start = try stream.readFlatNode(appendingTo: &batch.flat) {
+                guard stream.diagnostics.isEmpty, batch.flat.keysAreDistinctScalars(at: start) else { return nil }
+                batch.entries.append(.flat(start))
+                if batch.entries.count >= batchSize { deliver(&batch) }
+            }
+            guard case .documentEnd = try stream.next(), stream.lastEventIsPlainDocumentBoundary,
+                  case .streamEnd(let end) = try stream.next(), stream.diagnostics.isEmpty
+            else { return nil }
+            if !batch.isEmpty { deliver(&batch) }
+            return (span.start, end.start)
+        } catch {
+            return nil
+        }
     }
 
     private static func stream(_ stream: YAMLEventStream, batchSize: Int, deliver: (inout MovesBatch) -> Void) -> [Diagnostic] {

@@ -17,6 +17,15 @@ package enum DecisionJSON {
             }
         }
 
+        /// Adds the counts of `other`.
+        package mutating func add(_ other: Summary) {
+            allowed += other.allowed
+            retargeted += other.retargeted
+            rejected += other.rejected
+            denied += other.denied
+            invalid += other.invalid
+        }
+
         /// SPEC §5: 2 if any move was invalid, 1 if any was not allowed, else 0.
         package var exitStatus: Int32 {
             if invalid > 0 { return 2 }
