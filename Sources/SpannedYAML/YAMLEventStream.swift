@@ -77,6 +77,8 @@ public final class YAMLEventStream {
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     /// The bytes, when the input was handed in whole; empty when reading from a descriptor.
     private let input: UnsafeMutableBufferPointer<UInt8>
+    /// Whether `input` was allocated here (else the caller's, for the stream's life).
+    private let ownsInput: Bool
     /// The descriptor libyaml reads from, for streamed files (moves files of any size).
     private let source: DescriptorSource?
     private var depth = 0
@@ -96,31 +98,40 @@ public final class YAMLEventStream {
     /// first line and indent that line's key by one), and offsets, lines and columns count
     /// from there, as an editor shows the file.
     public convenience init(bytes: some Collection<UInt8>, file: String, limits: YAMLLimits = .policy, upToUnreadable: Bool = false) {
-        self.init(bytes: bytes, file: file, limits: limits, upToUnreadable: upToUnreadable, origin: StreamOrigin())
+        let text = bytes.dropFirst(ByteOrderMark.length(bytes))
+        let input = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(text.count, 1))
+        _ = input.initialize(from: text)
+        self.init(input: input, count: text.count, owned: true, fileBytes: bytes.count, file: file, limits: limits, upToUnreadable: upToUnreadable)
     }
 
-    /// A stream over `bytes`, a part of `file` that starts at `origin` (at the start of a
-    /// line): marks, reader errors' offsets and libyaml's context lines count from there.
-    package init(bytes: some Collection<UInt8>, file: String, limits: YAMLLimits, upToUnreadable: Bool, origin: StreamOrigin) {
+    /// A stream over `bytes`, read where they are: the caller keeps them alive and unchanged
+    /// for the stream's life. A byte order mark is not looked for.
+    package convenience init(borrowing bytes: UnsafeBufferPointer<UInt8>, file: String, limits: YAMLLimits, upToUnreadable: Bool) {
+        let input = UnsafeMutableBufferPointer(mutating: bytes)
+        self.init(input: input, count: bytes.count, owned: false, fileBytes: bytes.count, file: file, limits: limits, upToUnreadable: upToUnreadable)
+    }
+
+    private init(
+        input: UnsafeMutableBufferPointer<UInt8>, count: Int, owned: Bool, fileBytes: Int, file: String, limits: YAMLLimits, upToUnreadable: Bool
+    ) {
         self.file = file
         self.limits = limits
-        self.origin = origin
-        let text = bytes.dropFirst(ByteOrderMark.length(bytes))
-        input = .allocate(capacity: max(text.count, 1))
-        _ = input.initialize(from: text)
+        origin = StreamOrigin()
+        self.input = input
+        ownsInput = owned
         source = nil
         parser = .allocate(capacity: 1)
         yaml_parser_initialize(parser)
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
-        var length = text.count
+        var length = count
         if upToUnreadable, var bad = UnreadableScan.first(in: UnsafeBufferPointer(rebasing: input[0..<length]), final: true).bad {
             bad.scalarOffset = UnreadableScan.scalars(UnsafeBufferPointer(rebasing: input[0..<bad.offset]))
             unreadable = bad
             length = bad.offset
         }
         yaml_parser_set_input_string(parser, input.baseAddress, length)
-        if bytes.count > limits.maxBytes {
-            report(.tooLarge, "file is \(bytes.count) bytes; at most \(limits.maxBytes) are allowed", Span(at: .start))
+        if fileBytes > limits.maxBytes {
+            report(.tooLarge, "file is \(fileBytes) bytes; at most \(limits.maxBytes) are allowed", Span(at: .start))
             finished = true
         }
     }
@@ -140,6 +151,7 @@ public final class YAMLEventStream {
         self.limits = limits
         self.origin = from?.origin ?? StreamOrigin()
         input = .allocate(capacity: 1)
+        ownsInput = true
         source = DescriptorSource(descriptor, upToUnreadable: upToUnreadable, startingAt: from?.offset)
         parser = .allocate(capacity: 1)
         yaml_parser_initialize(parser)
@@ -158,7 +170,7 @@ public final class YAMLEventStream {
         current.deallocate()
         yaml_parser_delete(parser)
         parser.deallocate()
-        input.deallocate()
+        if ownsInput { input.deallocate() }
     }
 
     /// True once an error that stops the stream has been recorded.

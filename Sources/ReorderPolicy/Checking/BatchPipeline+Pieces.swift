@@ -90,6 +90,38 @@ extension BatchPipeline {
         private var done: [Int: Piece] = [:]
         private var closed = false
         private(set) var cancelled = false
+        /// Output buffers written out and emptied, for the next pieces: no buffer grows, and
+        /// no page is touched for the first time, after the first few pieces.
+        private var spareOutputs: [JSONWriter] = []
+
+        func takeOutput() -> JSONWriter? {
+            condition.lock()
+            defer { condition.unlock() }
+            return spareOutputs.popLast()
+        }
+
+        func recycle(_ output: JSONWriter) {
+            condition.lock()
+            spareOutputs.append(output)
+            condition.unlock()
+        }
+
+        /// Pieces' byte buffers once read, for the next pieces.
+        private var spareBytes: [[UInt8]] = []
+
+        func takeBytes() -> [UInt8]? {
+            condition.lock()
+            defer { condition.unlock() }
+            return spareBytes.popLast()
+        }
+
+        func recycle(_ bytes: inout [UInt8]) {
+            bytes.removeAll(keepingCapacity: true)
+            condition.lock()
+            spareBytes.append(bytes)
+            condition.unlock()
+            bytes = []
+        }
 
         func submit(_ piece: Piece) {
             condition.lock()
@@ -173,11 +205,13 @@ extension BatchPipeline {
             return true
         }
 
-        mutating func next() -> Cut {
+        /// The next piece, in `spare`'s buffer if given.
+        mutating func next(reusing spare: [UInt8]?) -> Cut {
             if failed { return .stop(offset: offset) }
-            var bytes = carry
-            carry = []
+            var bytes = spare ?? []
             bytes.reserveCapacity(options.pieceBytes + (1 << 16))
+            bytes.append(contentsOf: carry)
+            carry.removeAll(keepingCapacity: true)
             var searchFrom = 1
             var want = options.pieceBytes
             while true {
@@ -242,13 +276,15 @@ extension BatchPipeline {
                 while let piece = queue.take() {
                     if !queue.cancelled {
                         let follows = piece.index > 0 || startsAfterResults
-                        var pieceRunner = CheckRunner(pieceOf: parent.runner, follows: follows, outputCapacity: piece.bytes.count * 4)
+                        // A result's JSON takes about ten times its move's text.
+                        let output = queue.takeOutput() ?? JSONWriter(capacity: piece.bytes.count * 16)
+                        var pieceRunner = CheckRunner(pieceOf: parent.runner, follows: follows, output: output)
                         piece.marks = piece.bytes.withUnsafeBufferPointer { bytes in
                             MovesFile.readPiece(bytes, file: path, batchSize: batchSize) { batch in
                                 batch.forEach { pieceRunner.decide($0) }
                             }
                         }
-                        piece.bytes = []
+                        queue.recycle(&piece.bytes)
                         piece.runner = pieceRunner
                     }
                     queue.finished(piece)
@@ -267,7 +303,7 @@ extension BatchPipeline {
         var cutting = true
         while true {
             while cutting && submitted - written < options.inFlight {
-                switch cutter.next() {
+                switch cutter.next(reusing: queue.takeBytes()) {
                 case .piece(let offset, let bytes):
                     queue.submit(Piece(index: submitted, offset: offset, bytes: bytes))
                     submitted += 1
@@ -291,6 +327,8 @@ extension BatchPipeline {
                 openingWritten = true
             }
             flush(pieceRunner.output)
+            piece.runner = nil
+            queue.recycle(pieceRunner.output)  // emptied by the next runner that takes it
             if let log = pieceRunner.log {
                 if let flushLog { flushLog(log) } else { runner.log?.append(log) }
             }

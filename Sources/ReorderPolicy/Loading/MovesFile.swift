@@ -73,8 +73,8 @@ public enum MovesFile {
     ) -> (sequence: Mark, end: Mark)? {
         // A second byte order mark after the first would be dropped by the stream and read by
         // libyaml in the whole file: not a piece.
-        guard ByteOrderMark.length(bytes) == 0 else { return nil }
-        let stream = YAMLEventStream(bytes: bytes, file: file, limits: .stream, upToUnreadable: true)
+        guard !bytes.isEmpty, ByteOrderMark.length(bytes) == 0 else { return nil }
+        let stream = YAMLEventStream(borrowing: bytes, file: file, limits: .stream, upToUnreadable: true)
         guard stream.unreadableOffset == nil else { return nil }
         var batch = MovesBatch()
         do {
