@@ -365,7 +365,16 @@ public final class YAMLEventStream {
         }
     }
 
+    /// Reports an anchor or a tag (almost no node has one: the test is inlined, the report not).
+    @inline(__always)
     private func checkProperties(
+        anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?, span: Span
+    ) throws(YAMLStop) {
+        if anchor != nil || tag != nil { try reportProperties(anchor: anchor, tag: tag, span: span) }
+    }
+
+    @inline(never)
+    private func reportProperties(
         anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?, span: Span
     ) throws(YAMLStop) {
         if let anchor {

@@ -14,7 +14,7 @@ import Darwin
 /// libyaml reads one stream on one core; here it reads several at once.
 ///
 /// **Why the output is the same as reading the file whole.** A piece is kept only when it
-/// stands on its own (``MovesFile/readPiece(_:file:batchSize:deliver:)``): one block sequence
+/// stands on its own (``MovesFile/readPiece(_:file:batchSize:batch:deliver:)``): one block sequence
 /// that starts at column 1, runs to the piece's end and holds nothing libyaml or SPEC §4
 /// objects to, no directive and no `...`. Let the pieces before piece *k* all stand on their
 /// own. Then where piece *k* starts, the whole file's parser is between two entries of the
@@ -273,6 +273,7 @@ extension BatchPipeline {
         for _ in 0..<options.workers {
             group.enter()
             let thread = Thread {
+                var batch = MovesBatch()  // its buffers serve every piece this thread reads
                 while let piece = queue.take() {
                     if !queue.cancelled {
                         let follows = piece.index > 0 || startsAfterResults
@@ -280,7 +281,7 @@ extension BatchPipeline {
                         let output = queue.takeOutput() ?? JSONWriter(capacity: piece.bytes.count * 16)
                         var pieceRunner = CheckRunner(pieceOf: parent.runner, follows: follows, output: output)
                         piece.marks = piece.bytes.withUnsafeBufferPointer { bytes in
-                            MovesFile.readPiece(bytes, file: path, batchSize: batchSize) { batch in
+                            MovesFile.readPiece(bytes, file: path, batchSize: batchSize, batch: &batch) { batch in
                                 batch.forEach { pieceRunner.decide($0) }
                             }
                         }

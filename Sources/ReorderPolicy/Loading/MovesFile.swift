@@ -52,7 +52,7 @@ public enum MovesFile {
 
     /// The moves file open at `descriptor` in batches, read as parsing goes: from its start,
     /// or from `from` on (see ``YAMLEventStream/init(descriptor:file:limits:upToUnreadable:from:)``),
-    /// to read the rest of a file whose first pieces were read by ``readPiece(_:file:batchSize:deliver:)``.
+    /// to read the rest of a file whose first pieces were read by ``readPiece(_:file:batchSize:batch:deliver:)``.
     package static func stream(
         descriptor: Int32, path: String, from: (offset: Int, origin: StreamOrigin)?, batchSize: Int, deliver: (inout MovesBatch) -> Void
     ) -> [Diagnostic] {
@@ -61,7 +61,8 @@ public enum MovesFile {
     }
 
     /// Reads `bytes`, a piece of a moves file (its start, or from a line that opens with `- `),
-    /// as a file of its own, and hands its items to `deliver` as
+    /// as a file of its own, and hands its items to `deliver` in `batch` (emptied first; its
+    /// buffers are kept from piece to piece) as
     /// ``stream(_:batchSize:deliver:)`` would. Returns the marks of the piece's sequence start
     /// and of its end, counted from its start, when the piece stands on its own: one block sequence at column 1 and
     /// nothing else, no directive, no `...`, every item read flat (distinct scalar keys) and
@@ -69,14 +70,15 @@ public enum MovesFile {
     /// BatchPipeline's notes say why. Returns nil otherwise, and the items delivered must be
     /// dropped: the file is read from the piece's start on as one stream instead.
     package static func readPiece(
-        _ bytes: UnsafeBufferPointer<UInt8>, file: String, batchSize: Int, deliver: (inout MovesBatch) -> Void
+        _ bytes: UnsafeBufferPointer<UInt8>, file: String, batchSize: Int, batch: inout MovesBatch, deliver: (inout MovesBatch) -> Void
     ) -> (sequence: Mark, end: Mark)? {
         // A second byte order mark after the first would be dropped by the stream and read by
         // libyaml in the whole file: not a piece.
         guard !bytes.isEmpty, ByteOrderMark.length(bytes) == 0 else { return nil }
-        let stream = YAMLEventStream(borrowing: bytes, file: file, limits: .stream, upToUnreadable: true)
-        guard stream.unreadableOffset == nil else { return nil }
-        var batch = MovesBatch()
+        // Not looked over for unreadable bytes first: libyaml's reader refuses the same bytes
+        // (`UnreadableScan` follows its checks), and any error drops the piece.
+        let stream = YAMLEventStream(borrowing: bytes, file: file, limits: .stream, upToUnreadable: false)
+        batch.removeAll()
         do {
             guard case .documentStart = try stream.next(), stream.lastEventIsPlainDocumentBoundary,
                   case .sequenceStart(let span) = try stream.next(), stream.lastEventIsBlockSequence, span.start.column == 1
