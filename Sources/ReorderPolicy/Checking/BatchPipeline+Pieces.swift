@@ -41,7 +41,7 @@ extension BatchPipeline {
         /// Files smaller than this are read as one stream (the two-thread pipeline).
         package var minimumFileBytes = 4 << 20
         /// The size a piece is cut at, at the next line that opens with `- ` before it.
-        package var pieceBytes = 1 << 19
+        package var pieceBytes = 1 << 17
         /// Past this with no line that opens with `- `, the rest is read as one stream.
         package var maximumPieceBytes = 1 << 23
         /// Threads that read and decide pieces.
