@@ -94,3 +94,25 @@ extension BoundPolicy {
         return words
     }
 }
+
+extension BoundPolicy {
+    /// The same binding made again from scratch: the policy compiled anew and bound to a copy
+    /// of the table whose strings have storage of their own. Decisions are the same as this
+    /// binding's. For a thread that decides many moves beside another: two threads deciding
+    /// with one binding update the reference counts of the same objects (the rules, the
+    /// table's arrays) from two cores, and on a machine whose cores do not share a cache
+    /// those updates cost more than deciding (`check --moves` ran at half speed in some runs:
+    /// BENCHMARKS.md). Nil only if the policy no longer compiles, which cannot happen for a
+    /// policy that compiled once.
+    package func isolatedCopy() -> BoundPolicy? {
+        func fresh(_ s: String) -> String { String(decoding: Array(s.utf8), as: UTF8.self) }
+        func fresh(_ s: String?) -> String? { s.map(fresh) }
+        let sections = table.sections.map { section in
+            Section(id: fresh(section.id), kind: fresh(section.kind), tags: section.tags.map(fresh),
+                    attributes: Dictionary(uniqueKeysWithValues: section.attributes.map { (fresh($0.key), $0.value) }),
+                    rows: section.rows.map { Row(id: fresh($0.id), kind: fresh($0.kind), tags: $0.tags.map(fresh)) })
+        }
+        guard let compiled = try? CompiledPolicy(compiled.policy) else { return nil }
+        return compiled.bind(Table(sections: sections))
+    }
+}

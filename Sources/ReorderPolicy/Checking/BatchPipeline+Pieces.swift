@@ -274,12 +274,14 @@ extension BatchPipeline {
             group.enter()
             let thread = Thread {
                 var batch = MovesBatch()  // its buffers serve every piece this thread reads
+                // A binding of its own: no reference count is shared with another thread.
+                let bound = parent.runner.bound.isolatedCopy() ?? parent.runner.bound
                 while let piece = queue.take() {
                     if !queue.cancelled {
                         let follows = piece.index > 0 || startsAfterResults
                         // A result's JSON takes about ten times its move's text.
                         let output = queue.takeOutput() ?? JSONWriter(capacity: piece.bytes.count * 16)
-                        var pieceRunner = CheckRunner(pieceOf: parent.runner, follows: follows, output: output)
+                        var pieceRunner = CheckRunner(pieceOf: parent.runner, bound: bound, follows: follows, output: output)
                         piece.marks = piece.bytes.withUnsafeBufferPointer { bytes in
                             MovesFile.readPiece(bytes, file: path, batchSize: batchSize, batch: &batch) { batch in
                                 batch.forEach { pieceRunner.decide($0) }

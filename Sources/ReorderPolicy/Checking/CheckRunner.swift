@@ -42,9 +42,10 @@ public struct CheckRunner {
     /// same policy, format, style and log settings, nothing written yet. `follows` says
     /// whether results come before the piece's, so that its first one is written as one that
     /// follows another; ``absorb(_:follows:)`` adds its counts to the parent's.
-    /// `output` is the (empty) buffer to write into.
-    package init(pieceOf parent: CheckRunner, follows: Bool, output: JSONWriter) {
-        self.init(bound: parent.bound, format: parent.format, style: parent.style, outputCapacity: 0)
+    /// `output` is the (empty) buffer to write into; `bound` the parent's binding or a copy of
+    /// it (``BoundPolicy/isolatedCopy()``).
+    package init(pieceOf parent: CheckRunner, bound: BoundPolicy, follows: Bool, output: JSONWriter) {
+        self.init(bound: bound, format: parent.format, style: parent.style, outputCapacity: 0)
         self.output = output
         self.output.reset()  // the opening is the parent's
         if parent.log != nil { log = JSONWriter(capacity: 1 << 16) }
@@ -55,7 +56,7 @@ public struct CheckRunner {
     /// How many results were written.
     package var resultCount: Int { count }
 
-    /// Adds the counts of `piece`, made with ``init(pieceOf:follows:output:)`` and
+    /// Adds the counts of `piece`, made with ``init(pieceOf:bound:follows:output:)`` and
     /// `follows`, whose output the caller wrote after this runner's.
     package mutating func absorb(_ piece: CheckRunner, follows: Bool) {
         summary.add(piece.summary)
