@@ -164,12 +164,15 @@ struct DecisionResponder: HTTPResponder {
             case .success(let bytes): body = bytes
             case .failure(let refusal): return refusal.answer
             }
+            // The thread's own copy of the policy (``ThreadCopies``): deciding from here on does
+            // not suspend, so this thread decides the whole request.
+            let compiled = ThreadCopies.current.policy(policy)
             if route == .destinations {
-                return Answer(DecisionService.destinations(body: body, policy: policy.compiled, policyHash: policy.hash, tables: tables))
+                return Answer(DecisionService.destinations(body: body, policy: compiled, policyHash: policy.hash, tables: tables))
             }
             let reply = route == .check
-                ? DecisionService.check(body: body, policy: policy.compiled, policyHash: policy.hash, logging: log != nil, tables: tables)
-                : DecisionService.explain(body: body, policy: policy.compiled, policyHash: policy.hash, logging: log != nil, tables: tables)
+                ? DecisionService.check(body: body, policy: compiled, policyHash: policy.hash, logging: log != nil, tables: tables)
+                : DecisionService.explain(body: body, policy: compiled, policyHash: policy.hash, logging: log != nil, tables: tables)
             metrics.decided(reply.summary)
             if let log, !log.append(reply.log) {
                 logger.error("decision log write failed; decisions are still answered", metadata: ["error": "\(log.failure ?? "")"])

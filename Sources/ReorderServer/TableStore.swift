@@ -30,8 +30,6 @@ final class TableStore: StoredTables, Sendable {
         let table: Table
         let cost: Int
         var lastUse: UInt64
-        /// The table bound to the policy version that last asked (its name and hash, the binding).
-        var bound: (version: String, policy: BoundPolicy)?
     }
 
     private struct State: Sendable {
@@ -109,26 +107,21 @@ final class TableStore: StoredTables, Sendable {
         state.withLock { ($0.entries.count, $0.used, $0.evicted) }
     }
 
+    /// The table stored under `ref` bound to `policy`, the calling thread's copy of a policy
+    /// version: the binding is the thread's own, kept for its next request (``ThreadCopies``),
+    /// so no two threads decide with one binding.
     func bound(_ ref: String, to policy: CompiledPolicy, policyHash: String) -> BoundPolicy? {
         // A policy version is its name and its file's hash.
         let version = policy.policy.name + "\u{0}" + policyHash
-        let found: (table: Table, bound: BoundPolicy?)? = state.withLock { s in
+        // Whether it is stored (an evicted table is unknown, whatever a thread kept), marked
+        // as used; the table itself is read only when the thread has no binding of it.
+        let stored = state.withLock { s in
             s.clock += 1
-            guard let entry = s.entries[ref] else { return nil }
-            s.entries[ref]!.lastUse = s.clock  // present: just read
-            return (entry.table, entry.bound.flatMap { $0.version == version ? $0.policy : nil })
+            guard s.entries[ref] != nil else { return false }
+            s.entries[ref]!.lastUse = s.clock  // present: just checked
+            return true
         }
-        guard let found else { return nil }
-        if let bound = found.bound { return bound }
-        // Bound outside the lock (linear in the table), then kept for the next request.
-        let bound = policy.bind(found.table)
-        // The binding replaced (another policy version's) is released after the lock.
-        let replaced = state.withLock { s in
-            let old = s.entries[ref]?.bound
-            s.entries[ref]?.bound = (version, bound)
-            return old
-        }
-        _ = replaced
-        return bound
+        guard stored else { return nil }
+        return ThreadCopies.current.binding(ref, version: version, policy: policy) { self.table(ref) }
     }
 }

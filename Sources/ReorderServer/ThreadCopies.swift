@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ReorderEngine
+import ReorderPolicy
+
+/// Each thread's own copies of the compiled policies and of stored tables' bindings.
+///
+/// Requests on several threads deciding with one `CompiledPolicy` or one stored binding
+/// retain and release the same objects (the rules' references in every violation, the
+/// binding's arrays in every request) from several cores at once; the reference counts'
+/// cache lines then move between cores on every change, which costs more than the deciding
+/// (BENCHMARKS.md: `check --moves` ran at half speed in half its runs until each of its
+/// threads had its own binding). A request is decided on one thread from start to end (the
+/// decision functions do not suspend), so the copies of the thread it runs on serve it whole.
+///
+/// A copy is made the first time a thread decides for a policy version (its name and hash)
+/// or a stored table: `CompiledPolicy(policy)` again, or a binding of the table to the
+/// thread's copy. At most `maxPolicies` and `maxBindings` are kept per thread (the oldest go
+/// first), so memory stays bounded by the threads times those counts; a binding kept here is
+/// not counted against `--table-memory`.
+final class ThreadCopies {
+    static let maxPolicies = 32
+    static let maxBindings = 8
+
+    /// A policy version: its name and its file's hash (no string built per request).
+    private struct Version: Hashable {
+        let name: String
+        let hash: String
+    }
+    private var policies: [Version: CompiledPolicy] = [:]
+    private var bindings: [(key: String, bound: BoundPolicy)] = []
+
+    /// The current thread's copies.
+    static var current: ThreadCopies {
+        if let raw = pthread_getspecific(key) {
+            return Unmanaged<ThreadCopies>.fromOpaque(raw).takeUnretainedValue()
+        }
+        let copies = ThreadCopies()
+        pthread_setspecific(key, Unmanaged.passRetained(copies).toOpaque())
+        return copies
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        // Released when the thread ends.
+        pthread_key_create(&key, releaseCopies)
+        return key
+    }()
+
+    /// This thread's copy of `served`'s compiled policy.
+    func policy(_ served: ServedPolicy) -> CompiledPolicy {
+        let version = Version(name: served.name, hash: served.hash)
+        if let copy = policies[version] { return copy }
+        // A policy that compiled once compiles again; should it not, the shared one serves.
+        let copy = (try? CompiledPolicy(served.compiled.policy)) ?? served.compiled
+        if policies.count >= Self.maxPolicies { policies.removeAll() }
+        policies[version] = copy
+        return copy
+    }
+
+    /// This thread's binding of the table stored under `ref` to `policy`, a copy this thread
+    /// made (`version` names it), bound now to `table()` if it is not kept (nil when the table
+    /// was evicted meanwhile).
+    func binding(_ ref: String, version: String, policy: CompiledPolicy, table: () -> Table?) -> BoundPolicy? {
+        let key = ref + "\u{0}" + version
+        if let k = bindings.firstIndex(where: { $0.key == key }) {
+            let found = bindings.remove(at: k)
+            bindings.append(found)  // the most recently used last
+            return found.bound
+        }
+        guard let table = table() else { return nil }
+        let bound = policy.bind(table)
+        if bindings.count >= Self.maxBindings { bindings.removeFirst() }
+        bindings.append((key, bound))
+        return bound
+    }
+}
+
+#if canImport(Glibc)
+private func releaseCopies(_ raw: UnsafeMutableRawPointer?) {
+    guard let raw else { return }
+    Unmanaged<ThreadCopies>.fromOpaque(raw).release()
+}
+#else
+private func releaseCopies(_ raw: UnsafeMutableRawPointer) {
+    Unmanaged<ThreadCopies>.fromOpaque(raw).release()
+}
+#endif
