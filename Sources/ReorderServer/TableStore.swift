@@ -23,13 +23,26 @@ final class TableStore: StoredTables, Sendable {
         cost(bodyBytes: bodyBytes, rows: table.sections.reduce(0) { $0 + $1.rows.count }, sections: table.sections.count)
     }
 
+    /// What one more thread's binding of a stored table adds to its cost (the first is in
+    /// ``cost(bodyBytes:rows:sections:)``): its body once, 48 bytes a row, 128 a section.
+    static func bindingCost(of table: Table, bodyBytes: Int) -> Int {
+        bodyBytes + 48 * table.sections.reduce(0) { $0 + $1.rows.count } + 128 * table.sections.count
+    }
+
     /// Evictions go down to this share of the budget, so one scan makes room for many tables.
     static let lowWater = 0.75
 
     struct Entry: Sendable {
         let table: Table
-        let cost: Int
+        /// Counted against the budget: the table with one binding, and one ``bindingCost`` for
+        /// each binding after the first.
+        var cost: Int
+        let bindingCost: Int
         var lastUse: UInt64
+        /// Each thread's binding of the table, by the thread's number (``ThreadCopies``), with
+        /// the policy version it was bound to (its name and hash): no two threads decide with
+        /// one binding, and eviction lets go of them all with the table.
+        var bindings: [Int: (version: String, bound: BoundPolicy)] = [:]
     }
 
     private struct State: Sendable {
@@ -71,7 +84,7 @@ final class TableStore: StoredTables, Sendable {
                 s.entries[ref]!.lastUse = s.clock  // present: just checked
                 return (false, [])
             }
-            s.entries[ref] = Entry(table: table, cost: cost, lastUse: s.clock)
+            s.entries[ref] = Entry(table: table, cost: cost, bindingCost: Self.bindingCost(of: table, bodyBytes: bodyBytes), lastUse: s.clock)
             s.used += cost
             guard s.used > budget else { return (true, []) }
             return (true, Self.evict(&s, downTo: Int(Double(budget) * Self.lowWater), keeping: ref))
@@ -107,21 +120,41 @@ final class TableStore: StoredTables, Sendable {
         state.withLock { ($0.entries.count, $0.used, $0.evicted) }
     }
 
-    /// The table stored under `ref` bound to `policy`, the calling thread's copy of a policy
-    /// version: the binding is the thread's own, kept for its next request (``ThreadCopies``),
-    /// so no two threads decide with one binding.
+    /// The table stored under `ref` bound to `policy` (the calling thread's copy of a policy
+    /// version): the binding is the calling thread's own, kept with the table for the thread's
+    /// next request, so no two threads decide with one binding.
     func bound(_ ref: String, to policy: CompiledPolicy, policyHash: String) -> BoundPolicy? {
         // A policy version is its name and its file's hash.
         let version = policy.policy.name + "\u{0}" + policyHash
-        // Whether it is stored (an evicted table is unknown, whatever a thread kept), marked
-        // as used; the table itself is read only when the thread has no binding of it.
-        let stored = state.withLock { s in
+        let thread = ThreadCopies.current.number
+        enum Found { case kept(BoundPolicy), unbound(Table) }
+        let found: Found? = state.withLock { s in
             s.clock += 1
-            guard s.entries[ref] != nil else { return false }
-            s.entries[ref]!.lastUse = s.clock  // present: just checked
-            return true
+            guard let entry = s.entries[ref] else { return nil }
+            s.entries[ref]!.lastUse = s.clock  // present: just read
+            if let kept = entry.bindings[thread], kept.version == version { return .kept(kept.bound) }
+            return .unbound(entry.table)
         }
-        guard stored else { return nil }
-        return ThreadCopies.current.binding(ref, version: version, policy: policy) { self.table(ref) }
+        switch found {
+        case nil: return nil
+        case .kept(let bound)?: return bound
+        case .unbound(let table)?:
+            // Bound outside the lock (linear in the table), then kept for the thread's next request.
+            let bound = policy.bind(table)
+            // What it replaces (another version's binding) and what it evicts are released after the lock.
+            let released: (replaced: BoundPolicy?, evicted: [Entry]) = state.withLock { s in
+                guard var entry = s.entries[ref] else { return (nil, []) }  // evicted meanwhile: not kept
+                let replaced = entry.bindings.updateValue((version, bound), forKey: thread)
+                if replaced == nil && entry.bindings.count > 1 {
+                    entry.cost += entry.bindingCost
+                    s.used += entry.bindingCost
+                }
+                s.entries[ref] = entry
+                guard s.used > budget else { return (replaced?.bound, []) }
+                return (replaced?.bound, Self.evict(&s, downTo: Int(Double(budget) * Self.lowWater), keeping: ref))
+            }
+            _ = released
+            return bound
+        }
     }
 }

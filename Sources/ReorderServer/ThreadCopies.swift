@@ -5,8 +5,10 @@ import Darwin
 #endif
 import ReorderEngine
 import ReorderPolicy
+import Synchronization
 
-/// Each thread's own copies of the compiled policies and of stored tables' bindings.
+/// Each thread's own copies of the compiled policies, and its number (stored tables keep a
+/// binding per thread: `TableStore`).
 ///
 /// Requests on several threads deciding with one `CompiledPolicy` or one stored binding
 /// retain and release the same objects (the rules' references in every violation, the
@@ -16,14 +18,19 @@ import ReorderPolicy
 /// threads had its own binding). A request is decided on one thread from start to end (the
 /// decision functions do not suspend), so the copies of the thread it runs on serve it whole.
 ///
-/// A copy is made the first time a thread decides for a policy version (its name and hash)
-/// or a stored table: `CompiledPolicy(policy)` again, or a binding of the table to the
-/// thread's copy. At most `maxPolicies` and `maxBindings` are kept per thread (the oldest go
-/// first), so memory stays bounded by the threads times those counts; a binding kept here is
-/// not counted against `--table-memory`.
+/// A copy is made the first time a thread decides for a policy version (its name and hash):
+/// `CompiledPolicy(policy)` again. At most `maxPolicies` are kept per thread (all are let go
+/// when one more is needed), so memory stays bounded by the threads times that count.
 final class ThreadCopies {
     static let maxPolicies = 32
-    static let maxBindings = 8
+
+    /// This thread's number: 0, 1, 2, … in the order threads first asked.
+    let number: Int
+    private static let counter = Atomic<Int>(0)
+
+    private init() {
+        number = Self.counter.add(1, ordering: .relaxed).oldValue
+    }
 
     /// A policy version: its name and its file's hash (no string built per request).
     private struct Version: Hashable {
@@ -31,7 +38,6 @@ final class ThreadCopies {
         let hash: String
     }
     private var policies: [Version: CompiledPolicy] = [:]
-    private var bindings: [(key: String, bound: BoundPolicy)] = []
 
     /// The current thread's copies.
     static var current: ThreadCopies {
@@ -59,23 +65,6 @@ final class ThreadCopies {
         if policies.count >= Self.maxPolicies { policies.removeAll() }
         policies[version] = copy
         return copy
-    }
-
-    /// This thread's binding of the table stored under `ref` to `policy`, a copy this thread
-    /// made (`version` names it), bound now to `table()` if it is not kept (nil when the table
-    /// was evicted meanwhile).
-    func binding(_ ref: String, version: String, policy: CompiledPolicy, table: () -> Table?) -> BoundPolicy? {
-        let key = ref + "\u{0}" + version
-        if let k = bindings.firstIndex(where: { $0.key == key }) {
-            let found = bindings.remove(at: k)
-            bindings.append(found)  // the most recently used last
-            return found.bound
-        }
-        guard let table = table() else { return nil }
-        let bound = policy.bind(table)
-        if bindings.count >= Self.maxBindings { bindings.removeFirst() }
-        bindings.append((key, bound))
-        return bound
     }
 }
 

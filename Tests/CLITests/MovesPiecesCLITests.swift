@@ -31,13 +31,25 @@ import Testing
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
 
+        // Pieces need two cores (on one, both runs would read one stream and prove nothing).
+        #expect(ProcessInfo.processInfo.activeProcessorCount >= 2)
         let args = ["check", "--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml", "--format", "json"]
-        let pieces = try CLI.run(args + ["--moves", path])
-        let whole = try CLI.run(args + ["--moves", "-"], inputFile: path)
+        let logs = (dir.appendingPathComponent("pieces.log").path, dir.appendingPathComponent("whole.log").path)
+        defer { for log in [logs.0, logs.1] { try? FileManager.default.removeItem(atPath: log) } }
+        for log in [logs.0, logs.1] { #expect(FileManager.default.createFile(atPath: log, contents: nil)) }
+        let pieces = try CLI.run(args + ["--moves", path, "--log", logs.0])
+        let whole = try CLI.run(args + ["--moves", "-", "--log", logs.1], inputFile: path)
         #expect(pieces.status == 2)
         #expect(pieces.status == whole.status)
         #expect(pieces.stdout.replacingOccurrences(of: path, with: "<stdin>") == whole.stdout)
         #expect(pieces.stderr.replacingOccurrences(of: path, with: "<stdin>") == whole.stderr)
+        // The decision log, every decision in file order (each line's time aside).
+        func log(_ path: String) throws -> String {
+            try String(contentsOfFile: path, encoding: .utf8).replacing(/"time": ?"[^"]*"/, with: "\"time\"")
+        }
+        let logged = try log(logs.0)
+        #expect(logged == (try log(logs.1)))
+        #expect(logged.split(separator: "\n").count > 100_000)
         // The file is long enough to be read in pieces, and the answer is whole.
         #expect(bytes.count > 4 << 20)
         #expect(whole.stdout.contains("\"errors\"") && whole.stdout.contains("invalid UTF-8"))

@@ -9,7 +9,8 @@ import Darwin
 // MARK: - A moves file in pieces, on every core
 
 /// A big moves file is cut into pieces at lines that open with `- `, and each piece is read by
-/// libyaml as a file of its own, decoded, decided and written on one of several threads. The
+/// libyaml as a file of its own, decoded, decided and written on one of several threads (one
+/// a core, at most 8; a machine with one core reads the file as one stream). The
 /// calling thread reads the file, hands the pieces out and writes their output in file order.
 /// libyaml reads one stream on one core; here it reads several at once.
 ///
@@ -43,7 +44,7 @@ extension BatchPipeline {
         /// The size a piece is cut at, at the next line that opens with `- ` before it.
         package var pieceBytes = 1 << 17
         /// Past this with no line that opens with `- `, the rest is read as one stream.
-        package var maximumPieceBytes = 1 << 23
+        package var maximumPieceBytes = 1 << 20
         /// Threads that read and decide pieces.
         package var workers = min(ProcessInfo.processInfo.activeProcessorCount, 8)
         /// Told, once a file was read in pieces, how many were written and where the rest was
@@ -59,8 +60,10 @@ extension BatchPipeline {
             self.workers = workers
         }
 
-        /// Pieces read, decided or waiting to be written at once: memory stays flat.
+        /// Pieces read, decided or waiting to be written at once, and their bytes (a result's
+        /// JSON takes about ten times its move's text): memory stays flat at any file size.
         var inFlight: Int { 2 * workers }
+        var inFlightBytes: Int { 2 * workers * pieceBytes }
     }
 
     /// A piece of the file, and once read, its runner (output and counts) and its end.
@@ -89,7 +92,7 @@ extension BatchPipeline {
         private var waiting: [Piece] = []
         private var done: [Int: Piece] = [:]
         private var closed = false
-        private(set) var cancelled = false
+        private var cancelled = false
         /// Output buffers written out and emptied, for the next pieces: no buffer grows, and
         /// no page is touched for the first time, after the first few pieces.
         private var spareOutputs: [JSONWriter] = []
@@ -136,6 +139,22 @@ extension BatchPipeline {
             defer { condition.unlock() }
             while waiting.isEmpty && !closed { condition.wait() }
             return waiting.isEmpty ? nil : waiting.removeFirst()
+        }
+
+        /// Whether the pieces not yet read are not wanted any more.
+        var isCancelled: Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            return cancelled
+        }
+
+        /// Lets go of the buffers kept for more pieces and of pieces read but not used.
+        func drain() {
+            condition.lock()
+            spareOutputs.removeAll()
+            spareBytes.removeAll()
+            done.removeAll()
+            condition.unlock()
         }
 
         func finished(_ piece: Piece) {
@@ -277,7 +296,7 @@ extension BatchPipeline {
                 // A binding of its own: no reference count is shared with another thread.
                 let bound = parent.runner.bound.isolatedCopy() ?? parent.runner.bound
                 while let piece = queue.take() {
-                    if !queue.cancelled {
+                    if !queue.isCancelled {
                         let follows = piece.index > 0 || startsAfterResults
                         // A result's JSON takes about ten times its move's text.
                         let output = queue.takeOutput() ?? JSONWriter(capacity: piece.bytes.count * 16)
@@ -299,15 +318,18 @@ extension BatchPipeline {
         }
 
         var cutter = PieceCutter(descriptor: descriptor, options: options)
-        var submitted = 0, written = 0
+        var submitted = 0, written = 0, bytesInFlight = 0
+        var lengths: [Int: Int] = [:]
         var origin = StreamOrigin()
         var restFrom: Int? = nil
         var openingWritten = false
         var cutting = true
         while true {
-            while cutting && submitted - written < options.inFlight {
+            while cutting && submitted - written < options.inFlight && (bytesInFlight < options.inFlightBytes || submitted == written) {
                 switch cutter.next(reusing: queue.takeBytes()) {
                 case .piece(let offset, let bytes):
+                    bytesInFlight += bytes.count
+                    lengths[submitted] = bytes.count
                     queue.submit(Piece(index: submitted, offset: offset, bytes: bytes))
                     submitted += 1
                 case .end:
@@ -319,6 +341,7 @@ extension BatchPipeline {
             }
             guard written < submitted else { break }
             let piece = queue.result(written)
+            bytesInFlight -= lengths.removeValue(forKey: written) ?? 0
             let follows = piece.index > 0 || startsAfterResults
             guard let marks = piece.marks, let pieceRunner = piece.runner, !follows || runner.resultCount > 0 else {
                 restFrom = piece.offset
@@ -343,6 +366,8 @@ extension BatchPipeline {
         queue.close(cancel: true)
         group.wait()
         options.report?(written, restFrom)
+        queue.drain()
+        cutter.carry = []
         guard let restFrom else { return [] }
         // The rest, from the first piece that does not stand on its own (or that was not cut).
         guard lseek(descriptor, off_t(restFrom), SEEK_SET) == off_t(restFrom) else {
@@ -350,8 +375,11 @@ extension BatchPipeline {
                                file: path, span: Span(at: .start))]
         }
         origin.bytes = restFrom - cutter.bom
+        // From the file's start (a read that failed at once), the stream looks for the byte
+        // order mark itself.
+        let from = restFrom == 0 ? nil : (offset: restFrom, origin: origin)
         return run(runner: &runner, flush: flush, flushLog: flushLog) { deliver in
-            MovesFile.stream(descriptor: descriptor, path: path, from: (restFrom, origin), batchSize: batchSize, deliver: deliver)
+            MovesFile.stream(descriptor: descriptor, path: path, from: from, batchSize: batchSize, deliver: deliver)
         }
     }
 }

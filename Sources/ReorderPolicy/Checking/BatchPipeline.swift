@@ -88,7 +88,8 @@ public enum BatchPipeline {
     /// flat at any size). Throws when the file cannot be opened.
     ///
     /// A file of `pieces.minimumFileBytes` or more, on a machine with two cores or more, is
-    /// read in pieces on all cores (``Pieces``); the output is the same byte for byte.
+    /// read in pieces on up to 8 cores (``Pieces``); the output is the same byte for byte, and
+    /// `flush` and `flushLog` are then called on the calling thread, with each piece's output.
     package static func run(
         path: String, runner: inout CheckRunner, flush: @escaping @Sendable (JSONWriter) -> Void,
         flushLog: (@Sendable (JSONWriter) -> Void)? = nil, pieces: Pieces = Pieces()

@@ -130,19 +130,26 @@ public struct SourceFile: Sendable {
     public static func excerpt(_ path: String, lines wanted: Set<Int>) -> SourceFile? {
         guard let last = wanted.max(), let (fd, _) = try? openRegular(path) else { return nil }
         defer { close(fd) }
+        // Lines end where libyaml ends them (LF, CR, CR LF, NEL, LS, PS: the lines diagnostics
+        // name); each is written with an LF.
         var out: [UInt8] = [], line = 1
+        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         reading: while true {
             let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, $0.count) }  // 64 KiB, never empty
             if n <= 0 { break }
             for byte in buffer[0..<n] {
-                if byte == 0x0A {
-                    out.append(byte)
-                    line += 1
-                    if line > last { break reading }
-                } else if wanted.contains(line) {
-                    out.append(byte)
+                defer { beforePrevious = previous; previous = byte }
+                let lead = LineBreaks.breakLength(ending: byte, previous: previous, beforePrevious: beforePrevious)
+                guard let lead else {
+                    if wanted.contains(line) { out.append(byte) }
+                    continue
                 }
+                if lead < 0 { continue }  // the LF of a CR LF
+                if wanted.contains(line) { out.removeLast(lead) }  // a break's first bytes, taken for text
+                out.append(0x0A)
+                line += 1
+                if line > last { break reading }
             }
         }
         return SourceFile(path: path, bytes: out)
@@ -175,28 +182,57 @@ public struct SourceLines: Sendable {
     public let source: SourceFile
     private let starts: [Int]
 
-    /// Indexes the lines of `source`.
+    private let ends: [Int]
+
+    /// Indexes the lines of `source`, ended where libyaml ends them (LF, CR, CR LF, NEL, LS,
+    /// PS), so that the line a diagnostic names is the line shown.
     public init(_ source: SourceFile) {
         self.source = source
-        var starts = [0]
+        var starts = [0], ends: [Int] = []
         source.bytes.withUnsafeBufferPointer { b in
-            for i in b.indices where b[i] == 0x0A { starts.append(i + 1) }
+            var previous: UInt8 = 0, beforePrevious: UInt8 = 0
+            for i in b.indices {
+                defer { beforePrevious = previous; previous = b[i] }
+                guard let lead = LineBreaks.breakLength(ending: b[i], previous: previous, beforePrevious: beforePrevious) else { continue }
+                if lead < 0 {
+                    starts[starts.count - 1] = i + 1  // the LF of a CR LF: the line starts after it
+                    continue
+                }
+                ends.append(i - lead)
+                starts.append(i + 1)
+            }
         }
+        ends.append(source.bytes.count)
         self.starts = starts
+        self.ends = ends
     }
 
     /// The byte range of 1-based line `n`, without its line break.
     public func range(_ n: Int) -> Range<Int>? {
         guard n >= 1, n <= starts.count else { return nil }
-        let start = starts[n - 1]
-        var end = n < starts.count ? starts[n] - 1 : source.bytes.count
-        if end > start && source.bytes[end - 1] == 0x0D { end -= 1 }
-        return start..<end
+        return starts[n - 1]..<max(starts[n - 1], ends[n - 1])
     }
 
     /// The text of 1-based line `n`, without its line break (invalid UTF-8 shown as U+FFFD).
     public func line(_ n: Int) -> String? {
         range(n).map { String(decoding: source.bytes[$0], as: UTF8.self) }
+    }
+}
+
+/// Line breaks as libyaml reads them: LF, CR, CR LF, NEL (U+0085), LS (U+2028), PS (U+2029).
+enum LineBreaks {
+    /// Whether `byte`, after `previous` and `beforePrevious`, ends a line break: nil if not;
+    /// else how many bytes of the break came before it (0 for LF or CR, 1 for NEL, 2 for LS
+    /// and PS), or -1 for the LF of a CR LF (the CR ended the line).
+    @inline(__always)
+    static func breakLength(ending byte: UInt8, previous: UInt8, beforePrevious: UInt8) -> Int? {
+        switch byte {
+        case 0x0A: previous == 0x0D ? -1 : 0
+        case 0x0D: 0
+        case 0x85 where previous == 0xC2: 1
+        case 0xA8 where previous == 0x80 && beforePrevious == 0xE2, 0xA9 where previous == 0x80 && beforePrevious == 0xE2: 2
+        default: nil
+        }
     }
 }
 
