@@ -96,7 +96,8 @@ let package = Package(
         // Starts the built server on a free loopback port and talks HTTP to it.
         .testTarget(
             name: "ServerTests",
-            dependencies: ["reorder-policy-server", "reorder-policy", "CServerSupport", .product(name: "Crypto", package: "swift-crypto")], exclude: ["validate_openapi.py", "browser_playground.py"]),
+            dependencies: ["reorder-policy-server", "reorder-policy", "ReorderServer", "ReorderPolicy", "CServerSupport", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["validate_openapi.py", "browser_playground.py"]),
     ],
     swiftLanguageModes: [.v6]
 )
