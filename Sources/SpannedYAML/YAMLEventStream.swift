@@ -576,6 +576,23 @@ final class DescriptorSource {
     }
 }
 
+/// Line breaks as libyaml reads them: LF, CR, CR LF, NEL (U+0085), LS (U+2028), PS (U+2029).
+package enum LineBreaks {
+    /// Whether `byte`, after `previous` and `beforePrevious`, ends a line break: nil if not;
+    /// else how many bytes of the break came before it (0 for LF or CR, 1 for NEL, 2 for LS
+    /// and PS), or -1 for the LF of a CR LF (the CR ended the line).
+    @inline(__always)
+    package static func breakLength(ending byte: UInt8, previous: UInt8, beforePrevious: UInt8) -> Int? {
+        switch byte {
+        case 0x0A: previous == 0x0D ? -1 : 0
+        case 0x0D: 0
+        case 0x85 where previous == 0xC2: 1
+        case 0xA8 where previous == 0x80 && beforePrevious == 0xE2, 0xA9 where previous == 0x80 && beforePrevious == 0xE2: 2
+        default: nil
+        }
+    }
+}
+
 /// Counts lines and columns in UTF-8 bytes as libyaml does, so that positions found by reading
 /// the bytes again (reader errors, which libyaml gives as an offset) agree with libyaml's
 /// marks: a line break is LF, CR, CR LF, NEL (U+0085), LS (U+2028) or PS (U+2029); columns
@@ -589,19 +606,12 @@ struct LineCounter {
 
     mutating func add(_ b: UInt8) {
         defer { beforePrevious = previous; previous = b }
-        switch b {
-        case 0x0A:
-            if previous != 0x0D { line += 1 }
-            column = 0
-        case 0x0D:
-            line += 1
-            column = 0
-        case 0x85 where previous == 0xC2, 0xA8 where previous == 0x80 && beforePrevious == 0xE2,
-             0xA9 where previous == 0x80 && beforePrevious == 0xE2:
-            line += 1
-            column = 0
-        default:
+        switch LineBreaks.breakLength(ending: b, previous: previous, beforePrevious: beforePrevious) {
+        case nil:
             if b & 0xC0 != 0x80 { column += 1 }
+        case let lead?:
+            if lead >= 0 { line += 1 }  // not the LF of a CR LF, which the CR counted
+            column = 0
         }
     }
 

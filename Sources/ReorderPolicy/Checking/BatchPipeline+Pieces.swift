@@ -319,7 +319,6 @@ extension BatchPipeline {
 
         var cutter = PieceCutter(descriptor: descriptor, options: options)
         var submitted = 0, written = 0, bytesInFlight = 0
-        var lengths: [Int: Int] = [:]
         var origin = StreamOrigin()
         var restFrom: Int? = nil
         var openingWritten = false
@@ -329,7 +328,6 @@ extension BatchPipeline {
                 switch cutter.next(reusing: queue.takeBytes()) {
                 case .piece(let offset, let bytes):
                     bytesInFlight += bytes.count
-                    lengths[submitted] = bytes.count
                     queue.submit(Piece(index: submitted, offset: offset, bytes: bytes))
                     submitted += 1
                 case .end:
@@ -341,7 +339,7 @@ extension BatchPipeline {
             }
             guard written < submitted else { break }
             let piece = queue.result(written)
-            bytesInFlight -= lengths.removeValue(forKey: written) ?? 0
+            bytesInFlight -= piece.length
             let follows = piece.index > 0 || startsAfterResults
             guard let marks = piece.marks, let pieceRunner = piece.runner, !follows || runner.resultCount > 0 else {
                 restFrom = piece.offset

@@ -219,23 +219,6 @@ public struct SourceLines: Sendable {
     }
 }
 
-/// Line breaks as libyaml reads them: LF, CR, CR LF, NEL (U+0085), LS (U+2028), PS (U+2029).
-enum LineBreaks {
-    /// Whether `byte`, after `previous` and `beforePrevious`, ends a line break: nil if not;
-    /// else how many bytes of the break came before it (0 for LF or CR, 1 for NEL, 2 for LS
-    /// and PS), or -1 for the LF of a CR LF (the CR ended the line).
-    @inline(__always)
-    static func breakLength(ending byte: UInt8, previous: UInt8, beforePrevious: UInt8) -> Int? {
-        switch byte {
-        case 0x0A: previous == 0x0D ? -1 : 0
-        case 0x0D: 0
-        case 0x85 where previous == 0xC2: 1
-        case 0xA8 where previous == 0x80 && beforePrevious == 0xE2, 0xA9 where previous == 0x80 && beforePrevious == 0xE2: 2
-        default: nil
-        }
-    }
-}
-
 /// The C library's `read`, named apart from ``SourceFile/read(_:maxBytes:)``.
 private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(fd, buffer, count)
