@@ -27,14 +27,15 @@ import Testing
         bytes += Array("- {from: [0, 1], to: [0, 2]}\n- {from: [1, 1], to: ".utf8) + [0xFF] + Array(" [1, 2]}\n".utf8)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reorder-policy-tests-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let path = dir.appendingPathComponent("big-moves.yaml").path
+        // Names of their own: other tests write scratch files into the same folder at the same time.
+        let path = dir.appendingPathComponent("moves-in-pieces-\(UUID().uuidString.prefix(8)).yaml").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
 
         // Pieces need two cores (on one, both runs would read one stream and prove nothing).
         #expect(ProcessInfo.processInfo.activeProcessorCount >= 2)
         let args = ["check", "--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml", "--format", "json"]
-        let logs = (dir.appendingPathComponent("pieces.log").path, dir.appendingPathComponent("whole.log").path)
+        let logs = (dir.appendingPathComponent("moves-in-pieces-\(UUID().uuidString.prefix(8)).log").path, dir.appendingPathComponent("moves-as-one-stream-\(UUID().uuidString.prefix(8)).log").path)
         defer { for log in [logs.0, logs.1] { try? FileManager.default.removeItem(atPath: log) } }
         for log in [logs.0, logs.1] { #expect(FileManager.default.createFile(atPath: log, contents: nil)) }
         let pieces = try CLI.run(args + ["--moves", path, "--log", logs.0])
