@@ -91,6 +91,60 @@ import Testing
         }
         #expect(inPlace > 3_000)
     }
+
+    /// A random JSON item, mostly near `{"from": [s, r], "to": [t, q]}`: keys in either order,
+    /// escaped, missing, extra or unknown; numbers negative, large, fractional or quoted; lists
+    /// of other lengths or nested; other values and whole items that are not objects.
+    static func jsonItem(_ rng: inout some RandomNumberGenerator) -> String {
+        func number() -> String {
+            ["0", "3", "-1", "12", "999999999", "1000000000", "-999999999", "99999999999999999999", "1.5", "2e1", "\"1\"", "null", "[1]", "{}"]
+                .randomElement(using: &rng)!
+        }
+        func small() -> String { Int.random(in: 0..<4, using: &rng) == 0 ? number() : "\(Int.random(in: -2...120, using: &rng))" }
+        func list() -> String {
+            switch Int.random(in: 0..<8, using: &rng) {
+            case 0: return "[" + (0..<Int.random(in: 0...3, using: &rng)).map { _ in small() }.joined(separator: ", ") + "]"
+            case 1: return number()
+            default: return "[\(small()), \(small())]"
+            }
+        }
+        let names = ["\"from\"", "\"to\"", "\"fr\\u006fm\"", "\"t\\u006f\"", "\"section-from\"", "\"section-to\"", "\"x\"", "\"From\"", "\"tO\"", "\"fram\"", "\"ta\"", "\"fromm\""]
+        var keys = Int.random(in: 0..<3, using: &rng) == 0
+            ? (0..<Int.random(in: 0...3, using: &rng)).map { _ in names.randomElement(using: &rng)! }
+            : (Bool.random(using: &rng) ? ["\"from\"", "\"to\""] : ["\"to\"", "\"from\""])
+        if Int.random(in: 0..<10, using: &rng) == 0 { keys.append(names.randomElement(using: &rng)!) }
+        if Int.random(in: 0..<20, using: &rng) == 0 { return number() }
+        return "{" + keys.map { "\($0): \(list())" }.joined(separator: Bool.random(using: &rng) ? ", " : ",") + "}"
+    }
+
+    @Test("a JSON item read off the tape decodes as through its entries and as its YAML tree, over 6,000 random items")
+    func jsonFastPathEqualsTree() throws {
+        var rng = DecisionServiceTests.Generator(state: 0x7A9E_0B0D)
+        var fast = 0
+        for _ in 0..<6_000 {
+            let text = "[" + Self.jsonItem(&rng) + "]"
+            guard case .success(let document) = JSONDocument.read(Array(text.utf8), file: "m.json") else {
+                // A repeated key: the whole body is refused, before any item is decoded.
+                guard case .failure = JSONDocument.parse(Array(text.utf8), file: "m.json") else {
+                    Issue.record("\(text): parsed but not read")
+                    continue
+                }
+                continue
+            }
+            guard case .success(let tree) = JSONDocument.parse(Array(text.utf8), file: "m.json"), let treeItems = tree.sequence else {
+                Issue.record("\(text): read but not parsed")
+                continue
+            }
+            let expected = MovesFile.item(treeItems[0])
+            document.withRoot { root in
+                let item = root.sequence![root.sequence!.startIndex]  // a list of one item: built above
+                if item.rowMoveNumbers != nil { fast += 1 }
+                let got = MovesFile.item(item)
+                #expect(Self.same(got, expected), "\(text): \(got) against \(expected)")
+            }
+        }
+        #expect(fast > 700 && fast < 3_000, "\(fast) items read off the tape")  // about a sixth: both read ways are exercised
+    }
 }
 
 /// `check --moves` reads items into flat batches on one thread and decodes and decides them on

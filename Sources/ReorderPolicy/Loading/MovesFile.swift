@@ -153,6 +153,10 @@ public enum MovesFile {
 
     /// Decodes one item.
     public static func item<Node: DocumentNode>(_ node: Node) -> MoveItem {
+        // A request's usual item, read off the JSON tape (the same move the path below reads).
+        if let json = node as? JSONNode, let (f, t) = json.rowMoveNumbers {
+            return .move(.row(from: Position(section: f.0, row: f.1), to: Position(section: t.0, row: t.1)))
+        }
         guard let entries = node.entries else {
             return .invalid(given: node.tree, error: "a move is a mapping with 'from' and 'to', or 'section-from' and 'section-to'; found \(node.typeName)")
         }
