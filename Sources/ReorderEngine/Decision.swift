@@ -102,29 +102,36 @@ public struct Decision: Hashable, Sendable {
     /// the array.
     public var violations: [Violation] {
         get {
-            guard let firstViolation else { return [] }
+            guard hasFirst else { return [] }
             return moreViolations.isEmpty ? [firstViolation] : [firstViolation] + moreViolations
         }
         set {
-            firstViolation = newValue.first
+            hasFirst = !newValue.isEmpty
+            firstViolation = newValue.first ?? .none
             moreViolations = newValue.count > 1 ? Array(newValue.dropFirst()) : []
         }
     }
 
     // A refused move almost always breaks one rule: that one is kept inline, so deciding and
     // destroying it allocates no array (issue #26: the array was a twelfth of a refused-heavy
-    // batch). `firstViolation` is nil only when there are none, so equal lists compare equal.
-    @usableFromInline var firstViolation: Violation?
+    // batch). Not as an optional: Swift 6.3 built a decision holding a `Violation?` twice and
+    // copied one into the other (a retain and a release of every reference in it, per
+    // decision); with a placeholder (``Violation/none``, the same one in every decision that
+    // has none) it builds it once. `hasFirst` says whether it is a violation; equal lists
+    // compare equal, since the placeholder is always the same.
+    @usableFromInline var hasFirst: Bool
+    @usableFromInline var firstViolation: Violation
     @usableFromInline var moreViolations: [Violation]
 
     /// How many rules the proposal breaks (or hold the item, for `denied`).
     @inlinable public var violationCount: Int {
-        firstViolation == nil ? 0 : 1 + moreViolations.count
+        hasFirst ? 1 + moreViolations.count : 0
     }
 
     /// The `n`th violation, `0 ..< violationCount`, without building ``violations``.
     @inlinable public func violation(at n: Int) -> Violation {
-        n == 0 ? firstViolation! : moreViolations[n - 1]
+        precondition(n < violationCount, "violation \(n) of \(violationCount)")
+        return n == 0 ? firstViolation : moreViolations[n - 1]
     }
 
     /// Creates a decision.
@@ -132,21 +139,27 @@ public struct Decision: Hashable, Sendable {
         self.move = move
         self.kind = kind
         self.target = target
-        firstViolation = violations.first
+        hasFirst = !violations.isEmpty
+        firstViolation = violations.first ?? .none
         moreViolations = violations.count > 1 ? Array(violations.dropFirst()) : []
     }
 
     /// Creates a decision from its first violation, if any, and the rest (empty when there is
     /// no first one).
     @inline(__always)
-    init(move: Move, kind: DecisionKind, target: Destination, first: consuming Violation?, more: consuming [Violation]) {
-        assert(first != nil || more.isEmpty, "violations after no first one")
+    init(move: Move, kind: DecisionKind, target: Destination, first: Violation?, more: [Violation]) {
         self.move = move
         self.kind = kind
         self.target = target
-        firstViolation = first
+        hasFirst = first != nil
+        firstViolation = first ?? .none
         moreViolations = more
     }
+}
+
+extension Violation {
+    /// The placeholder a decision without violations keeps in place of its first one.
+    @usableFromInline static let none = Violation(RuleReference(id: "", kind: "", message: nil, location: nil), reason: "")
 }
 
 /// One rule's verdict on a proposal.
