@@ -393,6 +393,10 @@ public final class YAMLEventStream {
         let p = parser.pointee
         let problem = p.problem.map { String(cString: $0) } ?? "unknown problem"
         switch p.error {
+        case YAML_READER_ERROR where source?.readError != nil:
+            // The file could not be read on (an I/O error): not a fault of its text.
+            let code = source?.readError ?? 0
+            report(.unreadable, "cannot read the file: " + String(cString: strerror(code)), Span(at: .start))
         case YAML_READER_ERROR:
             reportReaderError(problem, offset: p.problem_offset, value: Int(p.problem_value))
         case YAML_SCANNER_ERROR where problem.contains("cannot start any token") && isTab(at: p.problem_mark):
@@ -491,6 +495,8 @@ final class DescriptorSource {
     private var delivered = 0
     private var deliveredScalars = 0
     private var held: [UInt8] = []
+    /// The error of a read that failed (libyaml then stops with an "input error").
+    private(set) var readError: Int32?
 
     /// `startingAt`: the file's offset the descriptor was put at, to read the rest of the
     /// file from there (no byte order mark is looked for); nil to read it from its start.
@@ -541,7 +547,10 @@ final class DescriptorSource {
         while true {
             let n = systemRead(descriptor, buffer, size)
             if n >= 0 { return n }
-            if errno != EINTR { return nil }
+            if errno != EINTR {
+                readError = errno
+                return nil
+            }
         }
     }
 

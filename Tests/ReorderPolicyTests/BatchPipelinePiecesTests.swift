@@ -170,4 +170,32 @@ import Testing
         // were read as one stream, files with errors.
         #expect(pieced > 150 && fellBack > 50 && withProblems > 30, "\(pieced) \(fellBack) \(withProblems)")
     }
+
+    /// The results and problems of the pieces path on a descriptor that cannot be read.
+    static func piecesOn(_ descriptor: Int32) throws -> [Diagnostic] {
+        let compiled = try PolicyLoader.compile(text: policy)
+        var runner = CheckRunner(bound: compiled.bind(table), format: .json)
+        let pieces = BatchPipeline.Pieces(minimumFileBytes: 0, pieceBytes: 64, maximumPieceBytes: 256, workers: 2)
+        return BatchPipeline.runInPieces(descriptor: descriptor, path: "moves.yaml", runner: &runner, flush: { _ in }, flushLog: nil, pieces: pieces)
+    }
+
+    @Test("a file that cannot be read is unreadable, not broken YAML, in pieces and as one stream")
+    func readErrorsAreUnreadable() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pieces-unreadable-\(getpid()).yaml").path
+        defer { unlink(path) }
+        try Array(repeating: "- {from: [0, 1], to: [0, 2]}\n", count: 40).joined().write(toFile: path, atomically: true, encoding: .utf8)
+        // Opened for writing only: every read fails (EBADF), as an I/O error would.
+        let writeOnly = open(path, O_WRONLY)
+        try #require(writeOnly >= 0)
+        defer { close(writeOnly) }
+        let problems = try Self.piecesOn(writeOnly)
+        #expect(problems.map(\.code) == [.unreadable], "\(problems)")
+        #expect(problems.first?.message.hasPrefix("cannot read the file: ") == true, "\(problems)")
+        // The same through the whole-file stream.
+        var streamed: [MoveItem] = []
+        let whole = MovesFile.stream(descriptor: writeOnly, path: path, from: nil, batchSize: 16) { batch in
+            batch.forEach { streamed.append($0) }
+        }
+        #expect(whole.map(\.code) == [.unreadable] && streamed.isEmpty, "\(whole)")
+    }
 }
