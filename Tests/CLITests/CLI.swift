@@ -77,9 +77,22 @@ enum CLI {
         #expect(actual == expected, "golden \(name) differs; re-record with RECORD_GOLDEN=1 swift test", sourceLocation: sourceLocation)
     }
 
-    /// Writes a scratch file under the system temporary folder and returns its path.
+    /// This test process's folder under the system temporary folder, removed when the process
+    /// exits: every scratch file and folder of the CLI tests goes in it.
+    static let scratchRoot: URL = {
+        let root = scratchRootPath()
+        try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: scratchRootPath()) }
+        return root
+    }()
+
+    private static func scratchRootPath() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("reorder-policy-tests-\(getpid())")
+    }
+
+    /// Writes a scratch file under ``scratchRoot`` and returns its path.
     static func scratch(_ name: String, _ contents: String) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reorder-policy-tests-\(getpid())")
+        let dir = scratchRoot
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let url = dir.appendingPathComponent(name)
         try contents.write(to: url, atomically: true, encoding: .utf8)
@@ -115,9 +128,9 @@ enum CLI {
         return try program(["/usr/bin/script", "-qec", command, "/dev/null"], environment: extra, removing: removing, mergingErrors: false).output
     }
 
-    /// A fresh folder under the system temporary folder holding `files` (relative path → text).
+    /// A fresh folder under ``scratchRoot`` holding `files` (relative path → text).
     static func tree(_ files: [String: String]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("reorder-policy-tree-\(getpid())-\(UUID().uuidString.prefix(8))")
+        let root = scratchRoot.appendingPathComponent("tree-\(UUID().uuidString.prefix(8))")
         for (path, text) in files {
             let url = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

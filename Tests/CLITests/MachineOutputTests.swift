@@ -10,7 +10,7 @@ import Testing
     /// A folder whose name needs percent-encoding in a URI, holding a policy with an error
     /// and a policy with analysis warnings.
     func awkwardFolder() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reorder-policy-tests-\(getpid())/dir with space %25 ü")
+        let dir = CLI.scratchRoot.appendingPathComponent("dir with space %25 ü")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try "reorder-policy: 1\nname: broken\nrules:\n  - pinn: { first: 1 }\n".write(to: dir.appendingPathComponent("broken.yaml"), atomically: true, encoding: .utf8)
         try "reorder-policy: 1\nname: warned\nrules:\n  - lock: { first: 1 }\n  - pin: { tag: [] }\n  - capacity: { section: all, min: 3, max: 2 }\n"
@@ -192,7 +192,7 @@ import Testing
         let tested = try CLI.run(["test", "-"], input: try String(contentsOfFile: CLI.packageRoot.appendingPathComponent("policies/status-list.yaml").path, encoding: .utf8)
             .replacingOccurrences(of: "table: tables/inbox.yaml", with: "table: { sections: [ { rows: [s, a, b, c] } ] }"))
         #expect(tested.status == 0, "\(tested.stdout)")
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("reorder-policy-tests-\(getpid())/empty-folder")
+        let empty = CLI.scratchRoot.appendingPathComponent("empty-folder")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let lint = try CLI.run(["lint", empty.path])
         #expect(lint.status == 2)

@@ -25,7 +25,7 @@ import Testing
         // A byte that is not UTF-8 near the end: an error with its line and column.
         var bytes = Array(text.utf8)
         bytes += Array("- {from: [0, 1], to: [0, 2]}\n- {from: [1, 1], to: ".utf8) + [0xFF] + Array(" [1, 2]}\n".utf8)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reorder-policy-tests-\(getpid())")
+        let dir = CLI.scratchRoot
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         // Names of their own: other tests write scratch files into the same folder at the same time.
         let path = dir.appendingPathComponent("moves-in-pieces-\(UUID().uuidString.prefix(8)).yaml").path

@@ -22,10 +22,19 @@ enum Build {
         return packageRoot.appendingPathComponent(".build/debug/\(name)")
     }
 
-    /// A fresh scratch directory for one test.
+    /// This test process's folder for the server tests, removed when the process exits.
+    static let scratchRoot: URL = {
+        atexit { try? FileManager.default.removeItem(at: scratchRootPath()) }
+        return scratchRootPath()
+    }()
+
+    private static func scratchRootPath() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("reorder-server-tests-\(getpid())")
+    }
+
+    /// A fresh scratch directory for one test, under ``scratchRoot``.
     static func scratchDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory
-            .appendingPathComponent("reorder-server-tests-\(getpid())-\(UUID().uuidString.prefix(8))")
+        let dir = scratchRoot.appendingPathComponent(String(UUID().uuidString.prefix(8)))
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }
