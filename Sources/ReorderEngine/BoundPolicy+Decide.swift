@@ -98,11 +98,11 @@ extension BoundPolicy {
             let violations = effects.indices.compactMap { index in
                 holdsMovingRow(index, from).map { violation(index, $0.reason) }
             }
-            return Decision(move: move, kind: .denied, target: .row(from), violations: violations)
+            return Decision(move: move, kind: .denied, target: .row(from), violations: violations, placeholder: compiled.noViolation)
         }
         let context = sourceContext(from)
         if isValid(to, context) {
-            return Decision(move: move, kind: .allowed, target: .row(to), violations: [])
+            return Decision(move: move, kind: .allowed, target: .row(to), violations: [], placeholder: compiled.noViolation)
         }
         var first: Violation?, more: [Violation] = []
         for index in effects.indices where breaks(index, from, to) {
@@ -111,7 +111,8 @@ extension BoundPolicy {
             if first == nil { first = broken } else { more.append(broken) }
         }
         let target = retargetCancel ? from : nearest(to: to, context)
-        return Decision(move: move, kind: target == from ? .rejected : .retargeted, target: .row(target), first: first, more: more)
+        return Decision(move: move, kind: target == from ? .rejected : .retargeted, target: .row(target), first: first, more: more,
+                        placeholder: compiled.noViolation)
     }
 
     /// For a rule that holds the row at `from` (a lock, pin or reserve): why it cannot be picked up.

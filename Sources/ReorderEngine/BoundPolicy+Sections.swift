@@ -42,10 +42,10 @@ extension BoundPolicy {
                     Violation(compiled.sectionRuleReferences[index], reason: $0.reason)
                 }
             }
-            return Decision(move: move, kind: .denied, target: .section(from), violations: violations)
+            return Decision(move: move, kind: .denied, target: .section(from), violations: violations, placeholder: compiled.noViolation)
         }
         let (lo, hi) = sectionInterval(from)
-        if to >= lo && to <= hi { return Decision(move: move, kind: .allowed, target: .section(to), violations: []) }
+        if to >= lo && to <= hi { return Decision(move: move, kind: .allowed, target: .section(to), violations: [], placeholder: compiled.noViolation) }
         var violations: [Violation] = []
         for index in rules.indices {
             let f = evaluateSectionRule(index, from, to)
@@ -54,7 +54,7 @@ extension BoundPolicy {
             }
         }
         let target = targetSection(from: from, proposed: to)
-        return Decision(move: move, kind: target == from ? .rejected : .retargeted, target: .section(target), violations: violations)
+        return Decision(move: move, kind: target == from ? .rejected : .retargeted, target: .section(target), violations: violations, placeholder: compiled.noViolation)
     }
 
     /// For a section rule that holds section `a`: why it cannot be picked up.

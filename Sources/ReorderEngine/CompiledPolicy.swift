@@ -25,6 +25,10 @@ public struct CompiledPolicy: Sendable {
     /// Per section rule, what a section move does to the sections it selects (a binding of the
     /// section rules follows section moves with it: ``BoundPolicy/follow(_:)``).
     let sectionMoveEffects: [SectionMoveEffect]
+    /// What this policy's decisions keep in place of a first violation when there is none
+    /// (``Decision``): its own, so that threads deciding with their own copies share no
+    /// reference count.
+    let noViolation = Violation.makePlaceholder()
 
     /// Checks `policy` and prepares it.
     public init(_ policy: Policy) throws(PolicyError) {

@@ -106,8 +106,8 @@ public struct Decision: Hashable, Sendable {
             return moreViolations.isEmpty ? [firstViolation] : [firstViolation] + moreViolations
         }
         set {
+            if let first = newValue.first { firstViolation = first } else if hasFirst { firstViolation = .placeholder }
             hasFirst = !newValue.isEmpty
-            firstViolation = newValue.first ?? .none
             moreViolations = newValue.count > 1 ? Array(newValue.dropFirst()) : []
         }
     }
@@ -116,9 +116,11 @@ public struct Decision: Hashable, Sendable {
     // destroying it allocates no array (issue #26: the array was a twelfth of a refused-heavy
     // batch). Not as an optional: Swift 6.3 built a decision holding a `Violation?` twice and
     // copied one into the other (a retain and a release of every reference in it, per
-    // decision); with a placeholder (``Violation/none``, the same one in every decision that
-    // has none) it builds it once. `hasFirst` says whether it is a violation; equal lists
-    // compare equal, since the placeholder is always the same.
+    // decision); with a placeholder in its place when there is none it builds it once.
+    // `hasFirst` says whether it is a violation. The placeholder is the deciding policy's own
+    // (``CompiledPolicy``'s, one per thread where threads decide at once, like the rules'
+    // references), so that no reference count is shared by threads; decisions made by the
+    // public initializer share one. Placeholders compare equal, so equal lists compare equal.
     @usableFromInline var hasFirst: Bool
     @usableFromInline var firstViolation: Violation
     @usableFromInline var moreViolations: [Violation]
@@ -136,30 +138,42 @@ public struct Decision: Hashable, Sendable {
 
     /// Creates a decision.
     public init(move: Move, kind: DecisionKind, target: Destination, violations: [Violation]) {
+        self.init(move: move, kind: kind, target: target, violations: violations, placeholder: .placeholder)
+    }
+
+    /// Creates a decision whose placeholder for no first violation is `placeholder`.
+    init(move: Move, kind: DecisionKind, target: Destination, violations: [Violation], placeholder: Violation) {
         self.move = move
         self.kind = kind
         self.target = target
         hasFirst = !violations.isEmpty
-        firstViolation = violations.first ?? .none
+        firstViolation = violations.first ?? placeholder
         moreViolations = violations.count > 1 ? Array(violations.dropFirst()) : []
     }
 
     /// Creates a decision from its first violation, if any, and the rest (empty when there is
     /// no first one).
     @inline(__always)
-    init(move: Move, kind: DecisionKind, target: Destination, first: Violation?, more: [Violation]) {
+    init(move: Move, kind: DecisionKind, target: Destination, first: Violation?, more: [Violation], placeholder: Violation) {
+        assert(first != nil || more.isEmpty, "violations after no first one")
         self.move = move
         self.kind = kind
         self.target = target
         hasFirst = first != nil
-        firstViolation = first ?? .none
+        firstViolation = first ?? placeholder
         moreViolations = more
     }
 }
 
 extension Violation {
-    /// The placeholder a decision without violations keeps in place of its first one.
-    @usableFromInline static let none = Violation(RuleReference(id: "", kind: "", message: nil, location: nil), reason: "")
+    /// What a decision keeps in place of a first violation when there is none (see
+    /// ``Decision``): rule and reason empty. Each compiled policy has its own.
+    static func makePlaceholder() -> Violation {
+        Violation(RuleReference(id: "", kind: "", message: nil, location: nil), reason: "")
+    }
+
+    /// The placeholder of decisions made by ``Decision/init(move:kind:target:violations:)``.
+    @usableFromInline static let placeholder = makePlaceholder()
 }
 
 /// One rule's verdict on a proposal.

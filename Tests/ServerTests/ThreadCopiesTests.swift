@@ -55,21 +55,22 @@ import Testing
 
     @Test("a thread keeps at most maxPolicies copies, then starts again")
     func boundedCopies() throws {
-        TableStoreTests.onAnotherThread {
+        let versions = try (0...ThreadCopies.maxPolicies).map { try Self.served(hash: "v\($0)") }
+        // On a thread of its own, whose copies no other test has touched; the expectations are
+        // checked here, on the test's thread.
+        let (kept, stillKept, afterReset) = TableStoreTests.onAnotherThread { () -> (ObjectIdentifier?, ObjectIdentifier?, ObjectIdentifier?) in
             let copies = ThreadCopies.current
-            let first = try? Self.served(hash: "v0")
-            guard let first else { return }
-            let firstCopy = copies.policy(first)  // held, so its objects' addresses stay taken
-            let kept = Self.identity(firstCopy)
-            #expect(kept != nil)
-            for k in 1..<ThreadCopies.maxPolicies {
-                guard let v = try? Self.served(hash: "v\(k)") else { return }
-                _ = copies.policy(v)
+            let firstCopy = copies.policy(versions[0])
+            return withExtendedLifetime(firstCopy) {  // its objects' addresses stay taken
+                let kept = Self.identity(firstCopy)
+                for v in versions[1..<ThreadCopies.maxPolicies] { _ = copies.policy(v) }
+                let stillKept = Self.identity(copies.policy(versions[0]))
+                _ = copies.policy(versions[ThreadCopies.maxPolicies])  // one too many: all are let go
+                return (kept, stillKept, Self.identity(copies.policy(versions[0])))
             }
-            #expect(Self.identity(copies.policy(first)) == kept, "still kept with maxPolicies versions")
-            guard let more = try? Self.served(hash: "v-more") else { return }
-            _ = copies.policy(more)  // one too many: all are let go
-            #expect(Self.identity(copies.policy(first)) != kept, "let go, compiled again")
         }
+        #expect(kept != nil)
+        #expect(stillKept == kept, "still kept with maxPolicies versions")
+        #expect(afterReset != kept, "let go, compiled again")
     }
 }
