@@ -396,7 +396,7 @@ public final class YAMLEventStream {
         case YAML_READER_ERROR where source?.readError != nil:
             // The file could not be read on (an I/O error): not a fault of its text.
             let code = source?.readError ?? 0
-            report(.unreadable, "cannot read the file: " + String(cString: strerror(code)), Span(at: .start))
+            report(.unreadable, "cannot read the file: " + SystemError.describe(code), Span(at: .start))
         case YAML_READER_ERROR:
             reportReaderError(problem, offset: p.problem_offset, value: Int(p.problem_value))
         case YAML_SCANNER_ERROR where problem.contains("cannot start any token") && isTab(at: p.problem_mark):

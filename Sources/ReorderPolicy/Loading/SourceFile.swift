@@ -156,17 +156,7 @@ public struct SourceFile: Sendable {
     }
 
     /// An errno as users read it ("no such file", "permission denied", …).
-    static func describe(errno code: Int32) -> String {
-        switch code {
-        case ENOENT: "no such file"
-        case EACCES, EPERM: "permission denied"
-        case ENAMETOOLONG: "the file name is too long"
-        case ENOTDIR: "a part of the path is not a directory"
-        case ELOOP: "too many symbolic links in the path"
-        case EISDIR: "expected a file, found a directory"
-        default: String(cString: strerror(code))
-        }
-    }
+    static func describe(errno code: Int32) -> String { SystemError.describe(code) }
 
     /// The text of 1-based line `n`, without its newline (invalid UTF-8 shown as U+FFFD).
     /// Scans the file; renderers that show many lines use ``SourceLines`` instead.
