@@ -369,7 +369,7 @@ extension BatchPipeline {
         guard let restFrom else { return [] }
         // The rest, from the first piece that does not stand on its own (or that was not cut).
         guard lseek(descriptor, off_t(restFrom), SEEK_SET) == off_t(restFrom) else {
-            return [Diagnostic(code: .unreadable, message: "cannot read the file: " + SourceFile.describe(errno: errno),
+            return [Diagnostic(code: .unreadable, message: "cannot read the file: " + SystemError.describe(errno),
                                file: path, span: Span(at: .start))]
         }
         origin.bytes = restFrom - cutter.bom

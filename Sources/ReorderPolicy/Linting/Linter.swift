@@ -135,7 +135,7 @@ public enum Linter {
             do {
                 entries = try FileManager.default.contentsOfDirectory(atPath: dir)
             } catch {
-                problems.append(Diagnostic(code: .unreadable, message: "cannot list the directory: " + SourceFile.describe(errno: EACCES),
+                problems.append(Diagnostic(code: .unreadable, message: "cannot list the directory: " + SystemError.describe(EACCES),
                                            file: dir, span: Span(at: .start)))
                 continue
             }
@@ -144,7 +144,7 @@ public enum Linter {
                 var entry = stat()
                 guard stat(full, &entry) == 0 else {
                     if name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
-                        problems.append(Diagnostic(code: .unreadable, message: SourceFile.describe(errno: errno), file: full, span: Span(at: .start)))
+                        problems.append(Diagnostic(code: .unreadable, message: SystemError.describe(errno), file: full, span: Span(at: .start)))
                     }
                     continue
                 }

@@ -81,7 +81,7 @@ public struct SourceFile: Sendable {
             // `bytes` was just grown past `count`, so it is not empty.
             let n = bytes.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + count, $0.count - count) }
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw unreadable("cannot read the file: " + Self.describe(errno: errno)) }
+            guard n >= 0 else { throw unreadable("cannot read the file: " + SystemError.describe(errno)) }
             if n == 0 { break }
             count += n
             if untilUnreadable {
@@ -105,12 +105,12 @@ public struct SourceFile: Sendable {
             .unreadable(Diagnostic(code: .unreadable, message: message, file: path, span: Span(at: .start), help: help))
         }
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw unreadable(Self.describe(errno: errno)) }
+        guard fd >= 0 else { throw unreadable(SystemError.describe(errno)) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let code = errno
             close(fd)
-            throw unreadable(Self.describe(errno: code))
+            throw unreadable(SystemError.describe(code))
         }
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else {
@@ -154,9 +154,6 @@ public struct SourceFile: Sendable {
         }
         return SourceFile(path: path, bytes: out)
     }
-
-    /// An errno as users read it ("no such file", "permission denied", …).
-    static func describe(errno code: Int32) -> String { SystemError.describe(code) }
 
     /// The text of 1-based line `n`, without its newline (invalid UTF-8 shown as U+FFFD).
     /// Scans the file; renderers that show many lines use ``SourceLines`` instead.
