@@ -42,7 +42,7 @@ final class TableStore: StoredTables, Sendable {
         /// Each thread's binding of the table, by the thread's number (``ThreadCopies``), with
         /// the policy version it was bound to (its name and hash): no two threads decide with
         /// one binding, and eviction lets go of them all with the table.
-        var bindings: [Int: (version: String, bound: BoundPolicy)] = [:]
+        var bindings: [Int: (name: String, hash: String, bound: BoundPolicy)] = [:]
     }
 
     private struct State: Sendable {
@@ -124,15 +124,16 @@ final class TableStore: StoredTables, Sendable {
     /// version): the binding is the calling thread's own, kept with the table for the thread's
     /// next request, so no two threads decide with one binding.
     func bound(_ ref: String, to policy: CompiledPolicy, policyHash: String) -> BoundPolicy? {
-        // A policy version is its name and its file's hash.
-        let version = policy.policy.name + "\u{0}" + policyHash
+        // A policy version is its name and its file's hash (compared as they are: no string
+        // built per request, as in ``ThreadCopies``).
+        let name = policy.policy.name
         let thread = ThreadCopies.current.number
         enum Found { case kept(BoundPolicy), unbound(Table) }
         let found: Found? = state.withLock { s in
             s.clock += 1
             guard let entry = s.entries[ref] else { return nil }
             s.entries[ref]!.lastUse = s.clock  // present: just read
-            if let kept = entry.bindings[thread], kept.version == version { return .kept(kept.bound) }
+            if let kept = entry.bindings[thread], kept.name == name, kept.hash == policyHash { return .kept(kept.bound) }
             return .unbound(entry.table)
         }
         switch found {
@@ -144,7 +145,7 @@ final class TableStore: StoredTables, Sendable {
             // What it replaces (another version's binding) and what it evicts are released after the lock.
             let released: (replaced: BoundPolicy?, evicted: [Entry]) = state.withLock { s in
                 guard var entry = s.entries[ref] else { return (nil, []) }  // evicted meanwhile: not kept
-                let replaced = entry.bindings.updateValue((version, bound), forKey: thread)
+                let replaced = entry.bindings.updateValue((name, policyHash, bound), forKey: thread)
                 if replaced == nil && entry.bindings.count > 1 {
                     entry.cost += entry.bindingCost
                     s.used += entry.bindingCost
