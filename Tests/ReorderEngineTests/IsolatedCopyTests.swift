@@ -51,4 +51,21 @@ import Testing
         #expect(storage(a.id!) != storage(b.id!))
         #expect(storage(a.rows[0].tags[0]) != storage(b.rows[0].tags[0]))
     }
+
+    @Test("a decision with no violation keeps its own policy's placeholder: a copy's decisions share no object with the original's")
+    func placeholdersArePerPolicy() throws {
+        let table = Table(sections: [Section(id: "S", rowIDs: ["a", "b"]), Section(id: "T", rowIDs: ["c"])])
+        let bound = try CompiledPolicy(Policy(name: "p", rules: [])).bind(table)
+        let copy = try #require(bound.isolatedCopy())
+        let row = Move.row(from: Position(section: 0, row: 0), to: Position(section: 1, row: 0))
+        let section = Move.section(from: 0, to: 1)
+        for move in [row, section] {
+            let a = try bound.decide(move), b = try copy.decide(move)
+            #expect(a.kind == .allowed && a == b && a == Decision(move: move, kind: .allowed, target: a.target, violations: []))
+            // The placeholders: one per compiled policy, none the shared one of the public initializer.
+            let mine = a.firstViolation.ruleReference, theirs = b.firstViolation.ruleReference
+            #expect(mine !== theirs)
+            #expect(mine !== Violation.placeholder.ruleReference && theirs !== Violation.placeholder.ruleReference)
+        }
+    }
 }
