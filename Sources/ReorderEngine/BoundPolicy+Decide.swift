@@ -94,42 +94,145 @@ extension BoundPolicy {
     // MARK: - Rows
 
     private func decideRow(_ move: Move, _ from: Position, _ to: Position) -> Decision {
+        let outline = outlineRow(move, from, to)
+        var first: Violation?, more: [Violation] = []
+        for index in outline.rules {
+            var reason: WordedReason = ""
+            word(index, of: outline, into: &reason)
+            let broken = violation(index, reason.reason)
+            if first == nil { first = broken } else { more.append(broken) }
+        }
+        return Decision(move: move, kind: outline.kind, target: outline.target, first: first, more: more,
+                        placeholder: compiled.noViolation)
+    }
+
+    /// Decides a row move as far as ``decide(_:)`` does, without wording the rules it names
+    /// (``withReason(_:of:_:)`` words them). A section move has no outline: nil.
+    package func outline(_ move: Move) throws(MoveError) -> DecisionOutline? {
+        try validate(move)
+        guard case .row(let from, let to) = move else { return nil }
+        return outlineRow(move, from, to)
+    }
+
+    /// The outcome of moving the row at `from` to `to` (SPEC §2.4), and the rules that hold
+    /// the row (`denied`) or that the move breaks, by index in file order.
+    private func outlineRow(_ move: Move, _ from: Position, _ to: Position) -> DecisionOutline {
+        var rules = RuleIndexSet()
         if immovable.contains(from.section, from.row) {
-            let violations = effects.indices.compactMap { index in
-                holdsMovingRow(index, from).map { violation(index, $0.reason) }
-            }
-            return Decision(move: move, kind: .denied, target: .row(from), violations: violations, placeholder: compiled.noViolation)
+            for index in effects.indices where holds(index, from) { rules.insert(index) }
+            return DecisionOutline(move: move, kind: .denied, target: .row(from), rules: rules)
         }
         let context = sourceContext(from)
         if isValid(to, context) {
-            return Decision(move: move, kind: .allowed, target: .row(to), violations: [], placeholder: compiled.noViolation)
+            return DecisionOutline(move: move, kind: .allowed, target: .row(to), rules: rules)
         }
-        var first: Violation?, more: [Violation] = []
-        for index in effects.indices where breaks(index, from, to) {
-            // Reasons are worded only for the rules that are broken (each decided once).
-            let broken = violation(index, wordRowRule(index, from, to, broken: true).reason)
-            if first == nil { first = broken } else { more.append(broken) }
-        }
+        for index in effects.indices where breaks(index, from, to) { rules.insert(index) }
         let target = retargetCancel ? from : nearest(to: to, context)
-        return Decision(move: move, kind: target == from ? .rejected : .retargeted, target: .row(target), first: first, more: more,
-                        placeholder: compiled.noViolation)
+        return DecisionOutline(move: move, kind: target == from ? .rejected : .retargeted, target: .row(target), rules: rules)
+    }
+
+    /// Calls `body` with the text (UTF-8) of why row rule `index`, one of `outline`'s rules,
+    /// holds the row or is broken, worded in place: nothing is allocated or kept.
+    package func withReason(_ index: Int, of outline: DecisionOutline, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var reason: WordedReason = ""
+        word(index, of: outline, into: &reason)
+        reason.withUTF8(body)
+    }
+
+    /// Words into `reason` why row rule `index`, one of `outline`'s rules, holds the row or is
+    /// broken (reasons are worded only for the rules named, each decided once).
+    func word(_ index: Int, of outline: DecisionOutline, into reason: inout WordedReason) {
+        guard case .row(let from, let to) = outline.move else { preconditionFailure("an outline of a section move") }
+        if outline.kind == .denied, let held = effects[index].held {
+            reason = heldWording(held, from)
+        } else {
+            _ = rowWording(index, from, to, broken: true, into: &reason)
+        }
+    }
+
+    /// Whether row rule `index` holds the row at `from` (a lock, pin or reserve).
+    private func holds(_ index: Int, _ from: Position) -> Bool {
+        effects[index].held?.contains(from) ?? false
+    }
+
+    private func heldWording(_ held: HeldRows, _ from: Position) -> WordedReason {
+        "row \(rowName(from)) at \(from) is \(held.word)"
     }
 
     /// For a rule that holds the row at `from` (a lock, pin or reserve): why it cannot be picked up.
     func holdsMovingRow(_ index: Int, _ from: Position) -> RuleFinding? {
         guard let held = effects[index].held, held.contains(from) else { return nil }
-        return .violated("row \(rowName(from)) at \(from) is \(held.word)")
+        return .violated(heldWording(held, from).reason)
     }
 
     /// One row rule's verdict on moving the (movable) row at `from` to `to`, once ``breaks(_:_:_:)``
     /// has said whether the move breaks it (the unit only words it).
     func wordRowRule(_ index: Int, _ from: Position, _ to: Position, broken: Bool) -> RuleFinding {
-        let wording = withUnsafePointer(to: self) { bound in
-            compiled.rules[index].word(RowCheck(bound: bound, rule: index, from: from, to: to, broken: broken))
-        }
-        switch wording {
-        case .notApplicable(let reason): return broken ? .violated(reason) : .notApplicable(reason)
-        case .applies(let reason): return broken ? .violated(reason) : .pass(reason)
+        var reason: WordedReason = ""
+        switch rowWording(index, from, to, broken: broken, into: &reason) {
+        case .notApplicable: return broken ? .violated(reason.reason) : .notApplicable(reason.reason)
+        case .applies: return broken ? .violated(reason.reason) : .pass(reason.reason)
         }
     }
+
+    private func rowWording(_ index: Int, _ from: Position, _ to: Position, broken: Bool, into reason: inout WordedReason) -> RuleScope {
+        withUnsafePointer(to: self) { bound in
+            compiled.rules[index].word(RowCheck(bound: bound, rule: index, from: from, to: to, broken: broken), into: &reason)
+        }
+    }
+}
+
+/// A row move decided as far as its outcome, its target and the rules that refuse it, before
+/// any reason is worded (``BoundPolicy/outline(_:)``).
+package struct DecisionOutline: Sendable {
+    /// The proposal (a row move).
+    package var move: Move
+    /// The outcome.
+    package var kind: DecisionKind
+    /// Where the row ends up.
+    package var target: Destination
+    /// The row rules that hold the row (`denied`) or that the move breaks, in file order:
+    /// ``Decision/violations``, by index.
+    package var rules: RuleIndexSet
+}
+
+/// A set of rule indices, iterated in increasing order: a bit per index below 64 (a policy's
+/// usual rules, so no allocation) and an array past them.
+package struct RuleIndexSet: Sequence, Sendable {
+    @usableFromInline var low: UInt64 = 0
+    @usableFromInline var high: [Int] = []
+
+    package init() {}
+
+    /// Whether the set is empty.
+    @inlinable package var isEmpty: Bool { low == 0 && high.isEmpty }
+
+    /// Adds `index`, greater than every index in the set.
+    @inlinable package mutating func insert(_ index: Int) {
+        if index < 64 { low |= 1 << UInt64(index) } else { high.append(index) }
+    }
+
+    package struct Iterator: IteratorProtocol {
+        @usableFromInline var low: UInt64
+        @usableFromInline let high: [Int]
+        @usableFromInline var position = 0
+
+        @inlinable init(low: UInt64, high: [Int]) {
+            self.low = low
+            self.high = high
+        }
+
+        @inlinable package mutating func next() -> Int? {
+            if low != 0 {
+                let index = low.trailingZeroBitCount
+                low &= low &- 1
+                return index
+            }
+            guard position < high.count else { return nil }
+            defer { position += 1 }
+            return high[position]
+        }
+    }
+
+    @inlinable package func makeIterator() -> Iterator { Iterator(low: low, high: high) }
 }

@@ -69,8 +69,8 @@ extension BoundPolicy {
     func evaluateSectionRule(_ index: Int, _ a: Int, _ b: Int) -> RuleFinding {
         let check = SectionCheck(from: a, to: b, effects: sectionEffects[index], table: boundTable)
         switch compiled.sectionRules[index].word(check) {
-        case .notApplicable(let reason): return .notApplicable(reason)
-        case .applies(let reason): return check.broken ? .violated(reason) : .pass(reason)
+        case .notApplicable(let reason): return .notApplicable(reason.reason)
+        case .applies(let reason): return check.broken ? .violated(reason.reason) : .pass(reason.reason)
         }
     }
 

@@ -15,7 +15,7 @@ public struct CompiledPolicy: Sendable {
     public let policy: Policy
 
     /// Per row rule, the reference its violations share.
-    let rowRuleReferences: [RuleReference]
+    package let rowRuleReferences: [RuleReference]
     /// Per section rule, the reference its violations share.
     let sectionRuleReferences: [RuleReference]
     /// Per row rule, in file order, the rule's unit prepared for binding.

@@ -70,7 +70,7 @@ extension Reason: ExpressibleByStringInterpolation {
     /// each rendered as it is appended: into 128 bytes kept inline (a reason's usual length)
     /// and, past them, an array; the reason gets the bytes in one allocation. Literals are
     /// static strings, so appending one copies its bytes and nothing else.
-    public struct StringInterpolation: StringInterpolationProtocol {
+    public struct StringInterpolation: StringInterpolationProtocol, Sendable {
         public typealias StringLiteralType = StaticString
 
         private var inline: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
@@ -146,6 +146,20 @@ extension Reason: ExpressibleByStringInterpolation {
             }
         }
 
+        /// Calls `body` with the text written so far, in place (`mutating` only so that the
+        /// inline bytes are not copied to be read).
+        @inline(__always)
+        fileprivate mutating func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            if let spilled { return spilled.withUnsafeBufferPointer(body) }
+            let n = count
+            return withUnsafeMutableBytes(of: &inline) { body(UnsafeBufferPointer(start: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)) }
+        }
+
+        /// Appends bytes of text.
+        fileprivate mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if let base = bytes.baseAddress { append(base, bytes.count) }
+        }
+
         /// The text written so far, in one allocation.
         fileprivate var utf8: ContiguousArray<UInt8> {
             if let spilled { return spilled }
@@ -171,4 +185,42 @@ extension Reason: ExpressibleByStringInterpolation {
     }
 
     public init(stringInterpolation: StringInterpolation) { utf8 = stringInterpolation.utf8 }
+}
+
+/// A reason as a rule words it: its text where the interpolation that built it wrote it (up to
+/// 128 bytes inline), so that wording a verdict allocates nothing. A ``Reason`` keeps the text
+/// (one allocation); output that writes it at once (a batch's JSON, ``BoundPolicy/outline(_:)``)
+/// reads it in place (issue #26: building, keeping and freeing a reason per refused move was a
+/// sixth of deciding a refused-heavy batch).
+package struct WordedReason: ExpressibleByStringInterpolation, Sendable {
+    package typealias StringInterpolation = Reason.StringInterpolation
+    private var text: Reason.StringInterpolation
+
+    package init(stringInterpolation: Reason.StringInterpolation) { text = stringInterpolation }
+
+    package init(stringLiteral value: StaticString) {
+        text = StringInterpolation(literalCapacity: 0, interpolationCount: 0)
+        text.appendLiteral(value)
+    }
+
+    /// The text of a reason already kept.
+    package init(_ reason: Reason) {
+        text = StringInterpolation(literalCapacity: 0, interpolationCount: 1)
+        text.appendInterpolation(reason)
+    }
+
+    /// The reason, kept.
+    package var reason: Reason { Reason(stringInterpolation: text) }
+
+    /// Appends more text.
+    package mutating func append(_ more: WordedReason) {
+        var more = more
+        more.withUTF8 { text.appendBytes($0) }
+    }
+
+    /// Calls `body` with the text as UTF-8, in place (`mutating` only so that it is not
+    /// copied to be read).
+    package mutating func withUTF8(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        text.withBytes(body)
+    }
 }

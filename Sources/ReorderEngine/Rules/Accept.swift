@@ -69,13 +69,27 @@ extension AcceptRule: RowRuleKind {
             RuleEffects(admission: Admission(guarded: binder.sections(section), from: binder.sections(from), rows: binder.query(rows)))
         }
 
-        func word(_ c: RowCheck) -> RuleWording {
-            guard let a = c.effects.admission else { return .notApplicable("guards no section") }
-            if c.t == c.s { return .notApplicable("the move stays within \(c.sectionName(c.s))") }
-            guard a.guarded[c.t] else { return .notApplicable("does not cover \(c.sectionName(c.t))") }
-            if !a.from[c.s] { return .applies("\(c.sectionName(c.t)) does not accept rows from \(c.sectionName(c.s))") }
-            if !c.selects(a.rows, c.from) { return .applies("\(c.sectionName(c.t)) does not accept row \(c.row)") }
-            return .applies("\(c.sectionName(c.t)) accepts \(c.row) from \(c.sectionName(c.s))")
+        func word(_ c: RowCheck, into reason: inout WordedReason) -> RuleScope {
+            guard let a = c.effects.admission else {
+                reason = "guards no section"
+                return .notApplicable
+            }
+            if c.t == c.s {
+                reason = "the move stays within \(c.sectionName(c.s))"
+                return .notApplicable
+            }
+            guard a.guarded[c.t] else {
+                reason = "does not cover \(c.sectionName(c.t))"
+                return .notApplicable
+            }
+            if !a.from[c.s] {
+                reason = "\(c.sectionName(c.t)) does not accept rows from \(c.sectionName(c.s))"
+            } else if !c.selects(a.rows, c.from) {
+                reason = "\(c.sectionName(c.t)) does not accept row \(c.row)"
+            } else {
+                reason = "\(c.sectionName(c.t)) accepts \(c.row) from \(c.sectionName(c.s))"
+            }
+            return .applies
         }
 
         func word(_ c: BlockCheck) -> Reason {

@@ -178,14 +178,24 @@ extension CapacityRule: RowRuleKind {
             return ""
         }
 
-        func word(_ c: RowCheck) -> RuleWording {
-            guard let limits = c.effects.limits else { return .notApplicable("limits no section") }
+        func word(_ c: RowCheck, into reason: inout WordedReason) -> RuleScope {
+            guard let limits = c.effects.limits else {
+                reason = "limits no section"
+                return .notApplicable
+            }
             let s = c.s, t = c.t
-            if t == s { return .notApplicable("moves within one section are never limited") }
+            if t == s {
+                reason = "moves within one section are never limited"
+                return .notApplicable
+            }
             let max = limits.max[t], min = limits.min[s]
-            guard max != nil || min != nil else { return .notApplicable("limits neither \(c.sectionName(s)) nor \(c.sectionName(t))") }
+            guard max != nil || min != nil else {
+                reason = "limits neither \(c.sectionName(s)) nor \(c.sectionName(t))"
+                return .notApplicable
+            }
             if let q = limits.rows, let selector = rule.rows, !c.selects(q, c.from) {
-                return .notApplicable("counts only rows \(Self.phrase(selector)); \(c.row) is not one")
+                reason = "counts only rows \(Self.phrase(selector)); \(c.row) is not one"
+                return .notApplicable
             }
             let what = rule.rows.map { " rows " + Self.phrase($0) } ?? ""
             var problems: [Reason] = [], fine: [Reason] = []
@@ -205,7 +215,8 @@ extension CapacityRule: RowRuleKind {
                     fine.append("\(c.sectionName(s)) would keep \(after) of at least \(min)\(what)\(attributeNote(rule.min))")
                 }
             }
-            return .applies(Reason.joined(problems.isEmpty ? fine : problems))
+            reason = WordedReason(Reason.joined(problems.isEmpty ? fine : problems))
+            return .applies
         }
 
         func word(_ c: BlockCheck) -> Reason {

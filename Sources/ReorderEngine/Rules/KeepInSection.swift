@@ -37,10 +37,17 @@ extension KeepInSectionRule: RowRuleKind {
             RuleEffects(staying: binder.query(rows))
         }
 
-        func word(_ c: RowCheck) -> RuleWording {
-            guard let q = c.effects.staying, c.selects(q, c.from) else { return .notApplicable("does not select \(c.row)") }
-            if c.t == c.s { return .applies("\(c.row) stays in \(c.sectionName(c.s))") }
-            return .applies("moving \(c.row) to \(c.to) would take it out of its \(c.sectionName(c.s))")
+        func word(_ c: RowCheck, into reason: inout WordedReason) -> RuleScope {
+            guard let q = c.effects.staying, c.selects(q, c.from) else {
+                reason = "does not select \(c.row)"
+                return .notApplicable
+            }
+            if c.t == c.s {
+                reason = "\(c.row) stays in \(c.sectionName(c.s))"
+            } else {
+                reason = "moving \(c.row) to \(c.to) would take it out of its \(c.sectionName(c.s))"
+            }
+            return .applies
         }
 
         func word(_ c: BlockCheck) -> Reason {

@@ -35,11 +35,21 @@ extension KeepOrderRule: RowRuleKind {
             RuleEffects(fixedOrder: binder.sections(section))
         }
 
-        func word(_ c: RowCheck) -> RuleWording {
-            guard let fixed = c.effects.fixedOrder, fixed[c.s] else { return .notApplicable("does not select \(c.sectionName(c.s))") }
-            if c.t != c.s { return .notApplicable("the move leaves \(c.sectionName(c.s)); only moves within it are fixed") }
-            if c.j == c.i { return .applies("\(c.row) stays at \(c.from)") }
-            return .applies("moving \(c.row) to \(c.to) would change the order of \(c.sectionName(c.s)), which is fixed")
+        func word(_ c: RowCheck, into reason: inout WordedReason) -> RuleScope {
+            guard let fixed = c.effects.fixedOrder, fixed[c.s] else {
+                reason = "does not select \(c.sectionName(c.s))"
+                return .notApplicable
+            }
+            if c.t != c.s {
+                reason = "the move leaves \(c.sectionName(c.s)); only moves within it are fixed"
+                return .notApplicable
+            }
+            if c.j == c.i {
+                reason = "\(c.row) stays at \(c.from)"
+            } else {
+                reason = "moving \(c.row) to \(c.to) would change the order of \(c.sectionName(c.s)), which is fixed"
+            }
+            return .applies
         }
 
         func word(_ c: BlockCheck) -> Reason {

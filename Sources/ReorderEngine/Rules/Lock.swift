@@ -39,8 +39,9 @@ extension LockRule: RowRuleKind {
 
         // A lock only stops rows from being picked up (the engine words that, from `held`):
         // no move of a row it lets go of can break it.
-        func word(_ c: RowCheck) -> RuleWording {
-            .notApplicable("does not select \(c.row); locked rows may still shift")
+        func word(_ c: RowCheck, into reason: inout WordedReason) -> RuleScope {
+            reason = "does not select \(c.row); locked rows may still shift"
+            return .notApplicable
         }
 
         func word(_ c: BlockCheck) -> Reason { "" }

@@ -52,7 +52,7 @@ extension PinRule: RowRuleKind {
             RuleEffects(held: binder.held(rows, anchor: anchor, pins: true, word: "pinned"))
         }
 
-        func word(_ c: RowCheck) -> RuleWording { c.heldRowsWording() }
+        func word(_ c: RowCheck, into reason: inout WordedReason) -> RuleScope { c.heldRowsWording(into: &reason) }
         func word(_ c: BlockCheck) -> Reason { c.heldRowsReason() }
     }
 }
@@ -60,16 +60,23 @@ extension PinRule: RowRuleKind {
 // How pins and reserved slots word their verdicts (a reserve is exactly a pin, SPEC §2.2).
 extension RowCheck {
     /// Which held row the move would shift, and how (the first in reading order, and how many more).
-    func heldRowsWording() -> RuleWording {
-        guard let held = effects.held else { return .notApplicable("holds no row") }
+    func heldRowsWording(into reason: inout WordedReason) -> RuleScope {
+        guard let held = effects.held else {
+            reason = "holds no row"
+            return .notApplicable
+        }
         let word = held.word
         let start = held.start, end = held.end
         let touches = !start.isEmpty(s) || !end.isEmpty(s) || (t != s && (!start.isEmpty(t) || !end.isEmpty(t)))
         guard touches else {
             let sections: Reason = t == s ? "\(sectionName(s))" : "\(sectionName(s)) or \(sectionName(t))"
-            return .notApplicable("holds no row in \(sections)")
+            reason = "holds no row in \(sections)"
+            return .notApplicable
         }
-        guard broken else { return .applies("no \(word) row would shift") }
+        guard broken else {
+            reason = "no \(word) row would shift"
+            return .applies
+        }
         // Each candidate: (section, index, new index or nil when the index stays, rows after before, after).
         var shifted: [(u: Int, k: Int, to: Int?, after: (Int, Int))] = []
         var total = 0
@@ -96,17 +103,17 @@ extension RowCheck {
             consider(end, t, 0, j - 1) { k in (nil, (nt - 1 - k, nt - k)) }
         }
         guard let first = shifted.min(by: { ($0.u, $0.k) < ($1.u, $1.k) }) else {
-            return .applies("the move would shift a \(word) row")
+            reason = "the move would shift a \(word) row"
+            return .applies
         }
         let here = Position(section: first.u, row: first.k)
-        var reason: Reason
         if let newIndex = first.to {
             reason = "moving \(row) to \(to) would shift \(word) row \(rowName(here)) from \(here) to \(Position(section: first.u, row: newIndex))"
         } else {
             reason = "moving \(row) to \(to) would change the rows after \(word) row \(rowName(here)) at \(here) from \(first.after.0) to \(first.after.1)"
         }
         if total > 1 { reason.append(" (and \(total - 1) more)") }
-        return .applies(reason)
+        return .applies
     }
 }
 

@@ -81,7 +81,7 @@ extension ReserveRule: RowRuleKind {
             RuleEffects(held: binder.held(rows, anchor: edge, pins: true, word: "reserved"))
         }
 
-        func word(_ c: RowCheck) -> RuleWording { c.heldRowsWording() }
+        func word(_ c: RowCheck, into reason: inout WordedReason) -> RuleScope { c.heldRowsWording(into: &reason) }
         func word(_ c: BlockCheck) -> Reason { c.heldRowsReason() }
     }
 }

@@ -28,8 +28,10 @@ package protocol RowRuleKind: Hashable, Sendable {
 package protocol CompiledRowRuleKind: Sendable {
     /// The rule's effects on `binder.table`: held rows, limits, gates, admission, order.
     func bind(_ binder: inout RuleBinder) -> RuleEffects
-    /// Words the rule's verdict on one row move; `check.broken` says whether it is violated.
-    func word(_ check: RowCheck) -> RuleWording
+    /// Words the rule's verdict on one row move into `reason` and says whether the rule
+    /// applies; `check.broken` says whether it is violated. (Into the caller's buffer, not
+    /// returned: a returned reason was copied whole at every call on the way out, issue #26.)
+    func word(_ check: RowCheck, into reason: inout WordedReason) -> RuleScope
     /// Words why a block of rows may not land where proposed (only asked when it is violated).
     func word(_ check: BlockCheck) -> Reason
 }
@@ -100,13 +102,21 @@ package struct RuleMentions: Sendable {
     }
 }
 
+/// Whether a rule has something to say about a move (its reason says what).
+package enum RuleScope: Sendable {
+    /// The rule has nothing to say about this move.
+    case notApplicable
+    /// The rule looked at this move: its reason says why it passes, or (when broken) why not.
+    case applies
+}
+
 /// How a rule words its verdict on one move. Whether it is violated is not the rule's to say
 /// (it comes from the effects); the rule says whether it applies and why.
 package enum RuleWording: Sendable {
     /// The rule has nothing to say about this move.
-    case notApplicable(Reason)
+    case notApplicable(WordedReason)
     /// The rule looked at this move: why it passes, or (when broken) why not.
-    case applies(Reason)
+    case applies(WordedReason)
 }
 
 /// Reads rule arguments from a policy file without the rule units knowing YAML: the policy

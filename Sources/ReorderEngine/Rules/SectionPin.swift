@@ -43,7 +43,7 @@ extension SectionPinRule: SectionRuleKind {
         func word(_ c: SectionCheck) -> RuleWording {
             guard c.effects.held.contains(true) else { return .notApplicable("selects no section of this table") }
             guard let first = c.shifted.first else { return .applies("no pinned section would shift") }
-            var reason: Reason = "moving \(c.name(c.from)) to \(c.to) would shift pinned \(c.name(first)) from \(first) to \(first + c.delta)"
+            var reason: WordedReason = "moving \(c.name(c.from)) to \(c.to) would shift pinned \(c.name(first)) from \(first) to \(first + c.delta)"
             if c.shifted.count > 1 { reason.append(" (and \(c.shifted.count - 1) more)") }
             return .applies(reason)
         }

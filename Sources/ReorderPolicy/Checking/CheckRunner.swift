@@ -21,6 +21,8 @@ public struct CheckRunner {
     private var count = 0
     /// The format's writer.
     private var sink: any CheckOutput
+    /// Whether `sink` writes outlines (``CheckOutput/writesOutlines``).
+    private let outlines: Bool
     /// When set, every decision is also written here as a ``DecisionEvent`` line.
     package var log: JSONWriter?
     /// The policy's hash for log events (see ``DecisionEvent/hash(_:)``).
@@ -35,6 +37,7 @@ public struct CheckRunner {
         self.format = format
         self.style = style
         sink = format.output(style: style)
+        outlines = type(of: sink).writesOutlines
         sink.open(policy: bound.compiled.policy.name, table: bound.table, into: &output)
     }
 
@@ -66,10 +69,17 @@ public struct CheckRunner {
     /// Decides one move and writes its result; `given` echoes it when it is invalid.
     package mutating func decide(_ move: Move, given: ((inout JSONWriter) -> Void)? = nil) {
         do {
-            let decision = try bound.decide(move)
-            summary.add(decision.kind)
-            if log != nil { logLine(DecisionEvent(policy: bound.compiled.policy.name, policyHash: policyHash, decision: decision)) }
-            sink.result(decision, index: count, into: &output)
+            // A format that writes outlines is given one, and no decision is built (issue #26);
+            // a decision log needs the decision.
+            if outlines && log == nil, let outline = try bound.outline(move) {
+                summary.add(outline.kind)
+                sink.result(outline, bound: bound, index: count, into: &output)
+            } else {
+                let decision = try bound.decide(move)
+                summary.add(decision.kind)
+                if log != nil { logLine(DecisionEvent(policy: bound.compiled.policy.name, policyHash: policyHash, decision: decision)) }
+                sink.result(decision, index: count, into: &output)
+            }
         } catch {
             if log != nil {
                 logLine(DecisionEvent(policy: bound.compiled.policy.name, policyHash: policyHash, invalid: move, error: error.message))

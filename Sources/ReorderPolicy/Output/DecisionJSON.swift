@@ -91,33 +91,56 @@ package enum DecisionJSON {
     }
 
     /// Everything of a violation but its reason, which is the only part that varies per move.
-    package static func violationPrefix(_ v: Violation) -> [UInt8] {
+    package static func violationPrefix(_ rule: RuleReference) -> [UInt8] {
         var w = JSONWriter(capacity: 128)
         w.raw("{\"rule\": ")
-        w.string(v.rule)
+        w.string(rule.id)
         w.raw(", \"kind\": ")
-        w.string(v.kind)
+        w.string(rule.kind)
         w.raw(", \"message\": ")
-        optionalString(v.message, into: &w)
+        optionalString(rule.message, into: &w)
         w.raw(", \"location\": ")
-        location(v.location, into: &w)
+        location(rule.location, into: &w)
         w.raw(", \"reason\": ")
         return w.bytes
     }
 
-    /// Caches ``violationPrefix(_:)`` per rule, for batches.
+    /// ``violationPrefix(_:)`` per rule, made once per rule and copied from one buffer.
     package struct PrefixCache: Sendable {
-        private var prefixes: [[UInt8]?] = []
+        /// The prefixes made so far, one after another.
+        private var bytes: [UInt8] = []
+        /// Where each rule's prefix is in `bytes`, by the rule's ordinal (empty: not made yet;
+        /// a prefix is never empty).
+        private var ranges: [Range<Int>] = []
         package init() {}
 
-        mutating func prefix(_ v: Violation) -> [UInt8] {
-            let n = v.ruleReference.ordinal
-            guard n >= 0 else { return DecisionJSON.violationPrefix(v) }
-            if n < prefixes.count, let cached = prefixes[n] { return cached }
-            if n >= prefixes.count { prefixes += Array(repeating: nil, count: n + 1 - prefixes.count) }
-            let made = DecisionJSON.violationPrefix(v)
-            prefixes[n] = made
-            return made
+        /// Writes `rule`'s prefix.
+        mutating func write(_ rule: RuleReference, into w: inout JSONWriter) {
+            let n = rule.ordinal
+            guard n >= 0 else { return DecisionJSON.violationPrefix(rule).withUnsafeBufferPointer { w.append(buffer: $0) } }
+            write(n, rule: rule, into: &w)
+        }
+
+        /// Writes the prefix of row rule `index` of `compiled` (its ordinal is its index), made
+        /// from its reference only the first time.
+        @inline(__always)
+        mutating func write(rowRule index: Int, of compiled: CompiledPolicy, into w: inout JSONWriter) {
+            if index < ranges.count, !ranges[index].isEmpty {
+                let range = ranges[index]
+                return bytes.withUnsafeBufferPointer { w.append(buffer: UnsafeBufferPointer(rebasing: $0[range])) }
+            }
+            write(index, rule: compiled.rowRuleReferences[index], into: &w)
+        }
+
+        private mutating func write(_ n: Int, rule: RuleReference, into w: inout JSONWriter) {
+            if n >= ranges.count { ranges += Array(repeating: 0..<0, count: n + 1 - ranges.count) }
+            if ranges[n].isEmpty {
+                let made = DecisionJSON.violationPrefix(rule)
+                ranges[n] = bytes.count..<bytes.count + made.count
+                bytes += made
+            }
+            let range = ranges[n]
+            bytes.withUnsafeBufferPointer { w.append(buffer: UnsafeBufferPointer(rebasing: $0[range])) }
         }
     }
 
@@ -127,21 +150,43 @@ package enum DecisionJSON {
         resultFields(d, cache: &cache, into: &w)
     }
 
+    /// A result's fields up to its violations' list, opened.
+    private static func resultHead(_ m: Move, _ kind: DecisionKind, _ target: Destination, into w: inout JSONWriter) {
+        w.raw("{\"move\": ")
+        move(m, into: &w)
+        w.raw(", \"decision\": \"")
+        w.raw(kind.staticName)
+        w.raw("\", \"target\": ")
+        destination(target, into: &w)
+        w.raw(", \"violations\": [")
+    }
+
     /// The fields of one decided result, reusing cached violation prefixes.
     package static func resultFields(_ d: Decision, cache: inout PrefixCache, into w: inout JSONWriter) {
-        w.raw("{\"move\": ")
-        move(d.move, into: &w)
-        w.raw(", \"decision\": \"")
-        w.raw(d.kind.staticName)
-        w.raw("\", \"target\": ")
-        destination(d.target, into: &w)
-        w.raw(", \"violations\": [")
+        resultHead(d.move, d.kind, d.target, into: &w)
         for n in 0..<d.violationCount {
             let v = d.violation(at: n)
             if n > 0 { w.raw(", ") }
-            cache.prefix(v).withUnsafeBufferPointer { w.append(buffer: $0) }
+            cache.write(v.ruleReference, into: &w)
             reason(v.details, into: &w)
             w.raw("}")
+        }
+        w.raw("]")
+    }
+
+    /// The fields of one decided result given as an outline: each reason is worded straight
+    /// into the output, so no decision, violation or reason is kept (issue #26). The same
+    /// bytes as the result of `bound.decide(outline.move)`.
+    package static func resultFields(_ o: DecisionOutline, bound: BoundPolicy, cache: inout PrefixCache, into w: inout JSONWriter) {
+        resultHead(o.move, o.kind, o.target, into: &w)
+        var first = true
+        for index in o.rules {
+            if !first { w.raw(", ") }
+            first = false
+            cache.write(rowRule: index, of: bound.compiled, into: &w)
+            w.raw("\"")
+            bound.withReason(index, of: o) { w.escaped($0) }
+            w.raw("\"}")
         }
         w.raw("]")
     }
@@ -165,6 +210,12 @@ package enum DecisionJSON {
         w.raw("}")
     }
 
+    /// One result given as an outline (see ``resultFields(_:bound:cache:into:)``).
+    package static func result(_ o: DecisionOutline, bound: BoundPolicy, cache: inout PrefixCache, into w: inout JSONWriter) {
+        resultFields(o, bound: bound, cache: &cache, into: &w)
+        w.raw("}")
+    }
+
     /// A decided offset move: `{"move": <as given>, "decision", "target", "violations"}`.
     static func blockResult(_ block: BlockResult, into w: inout JSONWriter) {
         let decision = block.decision
@@ -177,7 +228,7 @@ package enum DecisionJSON {
         w.raw(", \"violations\": [")
         for (n, v) in decision.violations.enumerated() {
             if n > 0 { w.raw(", ") }
-            violationPrefix(v).withUnsafeBufferPointer { w.append(buffer: $0) }
+            violationPrefix(v.ruleReference).withUnsafeBufferPointer { w.append(buffer: $0) }
             reason(v.details, into: &w)
             w.raw("}")
         }

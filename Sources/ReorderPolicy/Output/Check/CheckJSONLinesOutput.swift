@@ -21,6 +21,13 @@ struct CheckJSONLinesOutput: CheckOutput {
         w.raw("\n")
     }
 
+    static var writesOutlines: Bool { true }
+
+    mutating func result(_ outline: DecisionOutline, bound: BoundPolicy, index: Int, into w: inout JSONWriter) {
+        DecisionJSON.result(outline, bound: bound, cache: &prefixes, into: &w)
+        w.raw("\n")
+    }
+
     func result(_ block: BlockResult, index: Int, into w: inout JSONWriter) {
         DecisionJSON.blockResult(block, into: &w)
         w.raw("\n")

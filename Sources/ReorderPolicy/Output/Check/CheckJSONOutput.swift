@@ -21,6 +21,13 @@ struct CheckJSONOutput: CheckOutput {
         DecisionJSON.result(decision, cache: &prefixes, into: &w)
     }
 
+    static var writesOutlines: Bool { true }
+
+    mutating func result(_ outline: DecisionOutline, bound: BoundPolicy, index: Int, into w: inout JSONWriter) {
+        DecisionJSON.separator(index, into: &w)
+        DecisionJSON.result(outline, bound: bound, cache: &prefixes, into: &w)
+    }
+
     func result(_ block: BlockResult, index: Int, into w: inout JSONWriter) {
         DecisionJSON.separator(index, into: &w)
         DecisionJSON.blockResult(block, into: &w)

@@ -14,6 +14,11 @@ protocol CheckOutput: SendableMetatype {
     mutating func open(policy: String, table: Table, into w: inout JSONWriter)
     /// A decided move; `index` counts the results written before it.
     mutating func result(_ decision: Decision, index: Int, into w: inout JSONWriter)
+    /// Whether ``result(_:bound:index:into:)`` writes a row move's outline as it would write
+    /// its decision: then ``CheckRunner`` gives it outlines, and no decision is built.
+    static var writesOutlines: Bool { get }
+    /// A decided row move as an outline on `bound` (only when ``writesOutlines``).
+    mutating func result(_ outline: DecisionOutline, bound: BoundPolicy, index: Int, into w: inout JSONWriter)
     /// A decided block of rows moved together (SwiftUI's offsets form).
     mutating func result(_ block: BlockResult, index: Int, into w: inout JSONWriter)
     /// An item that could not be decided: `given` writes it as it was given (JSON), `label`
@@ -99,5 +104,15 @@ extension CheckRunner {
         package func inputFailure(policy: String?, errors: [Diagnostic]) -> String? {
             output(style: .plain).inputFailure(policy: policy, errors: errors)
         }
+    }
+}
+
+extension CheckOutput {
+    static var writesOutlines: Bool { false }
+
+    mutating func result(_ outline: DecisionOutline, bound: BoundPolicy, index: Int, into w: inout JSONWriter) {
+        // Not called unless `writesOutlines`; correct all the same: the outline's decision.
+        guard let decision = try? bound.decide(outline.move) else { return }
+        result(decision, index: index, into: &w)
     }
 }
