@@ -1,0 +1,119 @@
+import Testing
+@testable import ReorderEngine
+@testable import ReorderPolicy
+
+/// A batch's JSON is written from each row move's outline (`BoundPolicy.outline`): the outcome,
+/// the target and the rules to word, whose reasons go straight into the output. It must be,
+/// byte for byte, what the decision (`BoundPolicy.decide`) gives.
+@Suite struct DecisionOutlineTests {
+    private struct Tally { var moves = 0, refused = 0, denied = 0, several = 0, invalid = 0 }
+
+    /// Every row move of `bound`'s table (and some that do not fit it), written both ways.
+    private func expectSameResults(_ bound: BoundPolicy, _ tally: inout Tally, every step: Int = 1) {
+        var decisions = DecisionJSON.PrefixCache(), outlines = DecisionJSON.PrefixCache()
+        let table = bound.table
+        var n = 0
+        for (s, section) in table.sections.enumerated() {
+            for i in -1...section.rows.count {
+                for (t, target) in table.sections.enumerated() {
+                    for j in 0...target.rows.count + 1 {
+                        n += 1
+                        guard n % step == 0 else { continue }
+                        let move = Move.row(from: Position(section: s, row: i), to: Position(section: t, row: j))
+                        let decision = Result { () throws(MoveError) in try bound.decide(move) }
+                        let outline = Result { () throws(MoveError) in try bound.outline(move) }
+                        switch (decision, outline) {
+                        case (.failure(let a), .failure(let b)):
+                            #expect(a == b, "\(move)")
+                            tally.invalid += 1
+                        case (.success(let d), .success(let o?)):
+                            #expect(o.kind == d.kind && o.target == d.target, "\(move)")
+                            #expect(Array(o.rules) == d.violations.map(\.ruleReference.ordinal), "\(move)")
+                            var a = JSONWriter(), b = JSONWriter()
+                            DecisionJSON.result(d, cache: &decisions, into: &a)
+                            DecisionJSON.result(o, bound: bound, cache: &outlines, into: &b)
+                            #expect(a.text == b.text, "\(move)")
+                            tally.moves += 1
+                            if d.kind != .allowed { tally.refused += 1 }
+                            if d.kind == .denied { tally.denied += 1 }
+                            if d.violationCount > 1 { tally.several += 1 }
+                        default:
+                            Issue.record("\(move): decided \(decision), outlined \(outline)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("every row move of 300 random policies and tables is written from its outline as from its decision")
+    func outlinesWriteAsDecisions() throws {
+        var gen = RandomPolicies(seed: 0x0D7E)
+        var tally = Tally()
+        for _ in 0..<300 {
+            let bound = try CompiledPolicy(gen.policy()).bind(gen.table())
+            expectSameResults(bound, &tally)
+        }
+        // The comparison reaches every kind of result (a guard against a generator that drifts).
+        #expect(tally.moves > 10_000 && tally.refused > 2_000 && tally.denied > 200 && tally.several > 100 && tally.invalid > 1_000,
+                "\(tally)")
+    }
+
+    @Test("rules past the 64th are named, as the brute-force reference names them, and worded from the outline as from the decision")
+    func manyRules() throws {
+        var gen = RandomPolicies(seed: 0x64)
+        var tally = Tally(), late = 0
+        for _ in 0..<12 {
+            let policy = Policy(name: "many", rules: (0..<70).map { gen.rule($0) })
+            let table = gen.table()
+            let bound = try CompiledPolicy(policy).bind(table)
+            expectSameResults(bound, &tally, every: 3)
+            // The outline's rules are the rules the move breaks, past the 64th too (an outline
+            // decides for the decision as well, so this is the evidence that it names them all).
+            let reference = ReferenceEvaluator(policy: policy, table: table)
+            for _ in 0..<40 {
+                guard let (from, to) = gen.rowMove(in: table), let outline = try bound.outline(.row(from: from, to: to)) else { continue }
+                let named = outline.rules.map { policy.rules[$0].metadata.id }
+                #expect(ReferenceEvaluator.Outcome(kind: outline.kind, target: outline.target, ruleIDs: named) == reference.rowOutcome(from, to),
+                        "\(from) -> \(to)")
+                if outline.rules.contains(where: { $0 >= 64 }) { late += 1 }
+            }
+        }
+        #expect(tally.refused > 200 && tally.several > 100 && late > 50, "\(tally), \(late) naming a rule past the 64th")
+    }
+
+    @Test("a section move has no outline, and one that does not fit the table is invalid as for its decision")
+    func sectionMoves() throws {
+        let table = Table(sections: [Section(id: "S", rowIDs: ["a"]), Section(id: "T", rowIDs: [])])
+        let bound = try CompiledPolicy(Policy(name: "p", rules: [])).bind(table)
+        #expect(try bound.outline(.section(from: 0, to: 1)) == nil)
+        let invalid = Move.section(from: 0, to: 5)
+        #expect(throws: MoveError.self) { try bound.decide(invalid) }
+        #expect(throws: MoveError.self) { try bound.outline(invalid) }
+    }
+
+    @Test("check's JSON and JSON Lines are the same written from outlines as from decisions (a decision log needs decisions)")
+    func runnerWritesOutlines() throws {
+        var gen = RandomPolicies(seed: 0x0D7F)
+        for _ in 0..<100 {
+            let bound = try CompiledPolicy(gen.policy()).bind(gen.table())
+            var moves: [Move] = []
+            for _ in 0..<40 {
+                if let (from, to) = gen.rowMove(in: bound.table) { moves.append(.row(from: from, to: to)) }
+            }
+            moves.append(.section(from: 0, to: bound.table.sections.count - 1))
+            moves.append(.row(from: Position(section: 0, row: -1), to: Position(section: 0, row: 0)))
+            for format in [CheckRunner.Format.json, CheckRunner.Format(name: "jsonl")!] {
+                var outlined = CheckRunner(bound: bound, format: format)
+                var decided = CheckRunner(bound: bound, format: format)
+                decided.log = JSONWriter()
+                for move in moves {
+                    outlined.decide(move)
+                    decided.decide(move)
+                }
+                #expect(outlined.output.text == decided.output.text)
+                #expect(outlined.summary.exitStatus == decided.summary.exitStatus)
+            }
+        }
+    }
+}
