@@ -220,6 +220,46 @@ package struct JSONWriter {
         raw("\": ")
     }
 
+    /// Room for at most `count` bytes written in one go: `body` writes through a ``Room`` (no
+    /// capacity check per piece, the count stored once), for output made of many short pieces.
+    @inline(__always)
+    package mutating func withRoom(_ count: Int, _ body: (inout Room) -> Void) {
+        storage.reserve(count)
+        var room = Room(start: storage.base + storage.count)
+        body(&room)
+        assert(room.written <= count, "wrote past the room asked for")
+        storage.count &+= room.written
+    }
+
+    /// Bytes written into room made by ``withRoom(_:_:)``.
+    package struct Room {
+        private let start: UnsafeMutablePointer<UInt8>
+        private(set) var written = 0
+
+        fileprivate init(start: UnsafeMutablePointer<UInt8>) { self.start = start }
+
+        /// Writes a literal.
+        @inline(__always)
+        package mutating func raw(_ s: StaticString) {
+            _ShortCopy.copy(s.utf8Start, to: start + written, count: s.utf8CodeUnitCount)
+            written &+= s.utf8CodeUnitCount
+        }
+
+        /// Writes `[a, b]` (at most 46 bytes).
+        @inline(__always)
+        package mutating func pair(_ a: Int, _ b: Int) {
+            let p = start + written
+            p[0] = UInt8(ascii: "[")
+            var k = 1 &+ _Decimal.write(a, to: p + 1)
+            p[k] = UInt8(ascii: ",")
+            p[k &+ 1] = UInt8(ascii: " ")
+            k &+= 2
+            k &+= _Decimal.write(b, to: p + k)
+            p[k] = UInt8(ascii: "]")
+            written &+= k &+ 1
+        }
+    }
+
     /// Appends `[a, b]`: a position, or an inclusive range.
     package mutating func pair(_ a: Int, _ b: Int) {
         storage.reserve(46)  // two signs, 38 digits, "[", ", " and "]"
