@@ -212,6 +212,30 @@ import Testing
         }
     }
 
+    @Test("a decided body's memory is handed over whole: the bytes written, and the reply left empty")
+    func writtenBodyIsHandedOver() throws {
+        var g = Generator(seed: 0x7A4E)
+        var taken = 0
+        for _ in 0..<200 {
+            let body = Array(Self.body(&g, explain: false).utf8)
+            let reply = Self.reply(body, explain: false, logging: false)
+            let before = reply.body
+            if let (allocation, count) = reply.takeWrittenBody() {
+                #expect(count <= allocation.count)
+                #expect(Array(UnsafeRawBufferPointer(rebasing: allocation[..<count])) == before)
+                #expect(reply.body.isEmpty)
+                let again = try #require(reply.takeWrittenBody())
+                #expect(again.count == 0)
+                again.allocation.deallocate()
+                allocation.deallocate()
+                taken += 1
+            } else {
+                #expect(reply.body == before)  // an error reply, given as an array
+            }
+        }
+        #expect(taken > 50, "\(taken) bodies taken")
+    }
+
     @Test("error replies carry the SPEC §9 code")
     func errorReplies() {
         for code in DecisionService.ErrorCode.allCases {

@@ -81,6 +81,17 @@ package struct JSONWriter {
 
         /// The bytes (a copy).
         package var bytes: [UInt8] { withBytes { Array($0) } }
+
+        /// Hands over the buffer itself: its whole allocation (allocated as `UInt8`s; the taker
+        /// frees it with `UnsafeMutableRawPointer.deallocate()`) and how many of its bytes are
+        /// written. These bytes are left empty: the taker owns the memory.
+        package func takeBuffer() -> (allocation: UnsafeMutableRawBufferPointer, count: Int) {
+            let taken = (UnsafeMutableRawBufferPointer(start: storage.base, count: storage.capacity), storage.count)
+            storage.base = .allocate(capacity: 1)
+            storage.capacity = 1
+            storage.count = 0
+            return taken
+        }
     }
 
     /// How many bytes are written.

@@ -49,6 +49,13 @@ public enum DecisionService {
             if let written { return try written.withBytes(read) }
             return try plain.withUnsafeBufferPointer(read)
         }
+
+        /// Hands over the memory of a body the writer wrote (see `JSONWriter.Sealed.takeBuffer()`),
+        /// so that the server sends it without copying 340 KB per 1,000 moves; nil for a body
+        /// given as an array. Every copy of this reply is left with an empty body.
+        package func takeWrittenBody() -> (allocation: UnsafeMutableRawBufferPointer, count: Int)? {
+            written?.takeBuffer()
+        }
     }
 
     /// The SPEC §9 error codes a request body can earn (the server maps each to its HTTP
