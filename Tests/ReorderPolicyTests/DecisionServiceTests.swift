@@ -214,7 +214,7 @@ import Testing
 
     @Test("a decided body's memory is handed over whole: the bytes written, and the reply left empty")
     func writtenBodyIsHandedOver() throws {
-        var g = Generator(seed: 0x7A4E)
+        var g = Generator(state: 0x7A4E)
         var taken = 0
         for _ in 0..<200 {
             let body = Array(Self.body(&g, explain: false).utf8)
