@@ -175,9 +175,13 @@ extension BoundPolicy {
         }
     }
 
+    /// (`reason` is passed on by address: captured `inout` by the closure, it was copied in
+    /// and out whole, 145 bytes each way.)
     private func rowWording(_ index: Int, _ from: Position, _ to: Position, broken: Bool, into reason: inout WordedReason) -> RuleScope {
-        withUnsafePointer(to: self) { bound in
-            compiled.rules[index].word(RowCheck(bound: bound, rule: index, from: from, to: to, broken: broken), into: &reason)
+        withUnsafeMutablePointer(to: &reason) { reason in
+            withUnsafePointer(to: self) { bound in
+                compiled.rules[index].word(RowCheck(bound: bound, rule: index, from: from, to: to, broken: broken), into: &reason.pointee)
+            }
         }
     }
 }
