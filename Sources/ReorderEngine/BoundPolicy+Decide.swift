@@ -132,7 +132,8 @@ extension BoundPolicy {
     }
 
     /// Calls `body` with the text (UTF-8) of why row rule `index`, one of `outline`'s rules,
-    /// holds the row or is broken, worded in place: nothing is allocated or kept.
+    /// holds the row or is broken, worded in place: nothing is kept (nor allocated, for the
+    /// usual reason of up to 128 bytes).
     package func withReason(_ index: Int, of outline: DecisionOutline, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var reason: WordedReason = ""
         word(index, of: outline, into: &reason)

@@ -2,8 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
-// `ByteBuffer(takingOwnershipOf:allocator:)`: a decided answer is sent from the writer's own
-// buffer, not copied (BENCHMARKS.md, session 28).
+// `ByteBuffer(takingOwnershipOf:allocator:)`, an SPI of swift-nio (checked with 2.101.3, the
+// version resolved here; an SPI may change in any release): a decided answer is sent from the
+// writer's own buffer, not copied (BENCHMARKS.md, session 28).
 @_spi(CustomByteBufferAllocator) import NIOCore
 import ReorderPolicy
 
@@ -102,14 +103,20 @@ struct DecisionResponder: HTTPResponder {
         /// to keep it).
         var closesConnection = false
 
-        init(_ reply: DecisionService.Reply) {
+        init(_ reply: consuming DecisionService.Reply) {
             status = reply.error?.httpStatus ?? 200
             if let (allocation, count) = reply.takeWrittenBody() {
-                // The writer's buffer becomes the answer's: a 1,000-move answer is 340 KB, and
-                // copying it was a twentieth of the server's time on a batch.
-                body = ByteBuffer(takingOwnershipOf: allocation, allocator: Self.writerMemory, readerIndex: 0, writerIndex: count)
+                if allocation.count <= Int(UInt32.max) {
+                    // The writer's buffer becomes the answer's: a 1,000-move answer is 340 KB,
+                    // and copying it was 4–5 % of the server's time on a batch.
+                    body = ByteBuffer(takingOwnershipOf: allocation, allocator: Self.writerMemory, readerIndex: 0, writerIndex: count)
+                } else {
+                    // A ByteBuffer's capacity is 32-bit: a buffer past it is copied.
+                    body = ByteBuffer(bytes: UnsafeRawBufferPointer(rebasing: allocation[..<count]))
+                    allocation.deallocate()
+                }
             } else {
-                body = reply.withBody { ByteBuffer(bytes: $0) }
+                body = reply.withBody { ByteBuffer(bytes: $0) }  // shared, or given as an array
             }
         }
 
@@ -175,7 +182,7 @@ struct DecisionResponder: HTTPResponder {
                 PolicyAnalyzer.analyze(document, bound: .standard, budget: PolicyAnalyzer.defaultBudget)
             }
             metrics.decided(reply.summary)
-            return Answer(reply)
+            return Answer(consume reply)
         case .check, .explain, .destinations:
             // One snapshot for the whole request: one policy version decides it from start to end.
             let snapshot = store.snapshot
@@ -201,7 +208,8 @@ struct DecisionResponder: HTTPResponder {
             if let log, !log.append(reply.log) {
                 logger.error("decision log write failed; decisions are still answered", metadata: ["error": "\(log.failure ?? "")"])
             }
-            return Answer(reply)
+            // Handed over, not copied: the answer then sends the writer's buffer itself.
+            return Answer(consume reply)
         case .table:
             let ref = name ?? ""
             guard TableStore.isReference(ref) else {

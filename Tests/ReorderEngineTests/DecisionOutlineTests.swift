@@ -82,6 +82,23 @@ import Testing
         #expect(tally.refused > 200 && tally.several > 100 && late > 50, "\(tally), \(late) naming a rule past the 64th")
     }
 
+    @Test("a row result's head, written in room reserved once, reads as written piece by piece, for extreme positions")
+    func headAtExtremes() {
+        let values = [0, 9, 10, 99, 100, -1, -10, 12_345, Int.max, Int.min, Int.min + 1]
+        var gen = SplitMix64(seed: 0x4EAD)
+        var cache = DecisionJSON.PrefixCache()
+        for _ in 0..<500 {
+            let v = (0..<6).map { _ in values[Int(gen.next() % UInt64(values.count))] }
+            let kind = DecisionKind.allCases[Int(gen.next() % 4)]
+            let decision = Decision(move: .row(from: Position(section: v[0], row: v[1]), to: Position(section: v[2], row: v[3])),
+                                    kind: kind, target: .row(Position(section: v[4], row: v[5])), violations: [])
+            var w = JSONWriter(capacity: 0)
+            DecisionJSON.result(decision, cache: &cache, into: &w)
+            let expected = "{\"move\": {\"from\": [\(v[0]), \(v[1])], \"to\": [\(v[2]), \(v[3])]}, \"decision\": \"\(kind.rawValue)\", \"target\": [\(v[4]), \(v[5])], \"violations\": []}"
+            #expect(w.text == expected)
+        }
+    }
+
     @Test("a section move has no outline, and one that does not fit the table is invalid as for its decision")
     func sectionMoves() throws {
         let table = Table(sections: [Section(id: "S", rowIDs: ["a"]), Section(id: "T", rowIDs: [])])

@@ -110,8 +110,9 @@ package enum RuleScope: Sendable {
     case applies
 }
 
-/// How a rule words its verdict on one move. Whether it is violated is not the rule's to say
-/// (it comes from the effects); the rule says whether it applies and why.
+/// How a section rule words its verdict on one section move (row rules word into their
+/// caller's ``WordedReason`` and return a ``RuleScope``). Whether it is violated is not the
+/// rule's to say (it comes from the effects); the rule says whether it applies and why.
 package enum RuleWording: Sendable {
     /// The rule has nothing to say about this move.
     case notApplicable(WordedReason)

@@ -148,7 +148,8 @@ extension BoundPolicy {
 package struct RowCheck: RuleCheck {
     /// The bound policy, borrowed for the length of one wording: a stored copy of the struct
     /// cost a retain and a release of each of its arrays per worded rule (perf: 8 % of
-    /// `check --moves`). Valid only inside ``BoundPolicy/wordRowRule(_:_:_:broken:)``.
+    /// `check --moves`). Valid only for the one wording it is made for (``BoundPolicy``'s
+    /// `rowWording`).
     private let boundAddress: UnsafePointer<BoundPolicy>
     var bound: BoundPolicy { unsafeAddress { boundAddress } }
     /// The rule's effects on this table (borrowed from the bound policy, like it).

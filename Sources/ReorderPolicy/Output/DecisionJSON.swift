@@ -153,8 +153,9 @@ package enum DecisionJSON {
     /// A result's fields up to its violations' list, opened.
     private static func resultHead(_ m: Move, _ kind: DecisionKind, _ target: Destination, into w: inout JSONWriter) {
         if case .row(let from, let to) = m, case .row(let t) = target {
-            // A row move's head in one go: three pairs (46 bytes at most each), a decision
-            // word (10 bytes at most) and 73 bytes of keys and punctuation.
+            // A row move's head in one go: three pairs (44 bytes at most each: two numbers of
+            // 20 digits and a sign, `[`, `, `, `]`), a decision word (10 bytes at most) and 72
+            // bytes of keys and punctuation; rounded up.
             return w.withRoom(3 * 46 + 10 + 73) { room in
                 room.raw("{\"move\": {\"from\": ")
                 room.pair(from.section, from.row)

@@ -82,10 +82,16 @@ package struct JSONWriter {
         /// The bytes (a copy).
         package var bytes: [UInt8] { withBytes { Array($0) } }
 
-        /// Hands over the buffer itself: its whole allocation (allocated as `UInt8`s; the taker
-        /// frees it with `UnsafeMutableRawPointer.deallocate()`) and how many of its bytes are
-        /// written. These bytes are left empty: the taker owns the memory.
-        package func takeBuffer() -> (allocation: UnsafeMutableRawBufferPointer, count: Int) {
+        /// Hands over the buffer itself when `sealed` is the only reference to these bytes:
+        /// its whole allocation (allocated as `UInt8`s; the taker frees it with
+        /// `UnsafeMutableRawPointer.deallocate()`) and how many of its bytes are written, and
+        /// sets `sealed` to nil. When another reference exists (someone may still read the
+        /// bytes, from any thread), nothing is taken: nil.
+        package static func takeBuffer(from sealed: inout Sealed?) -> (allocation: UnsafeMutableRawBufferPointer, count: Int)? {
+            guard sealed != nil, isKnownUniquelyReferenced(&sealed!) else { return nil }
+            let storage = sealed!.storage
+            sealed = nil
+            // Nothing else refers to `storage` now (a writer gives its storage up when sealed).
             let taken = (UnsafeMutableRawBufferPointer(start: storage.base, count: storage.capacity), storage.count)
             storage.base = .allocate(capacity: 1)
             storage.capacity = 1

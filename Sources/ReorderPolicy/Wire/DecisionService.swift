@@ -22,7 +22,8 @@ public enum DecisionService {
         /// The body when it was given as an array.
         private var plain: [UInt8]
         /// The body as the writer left it, when it was written here: a 1,000-move answer is
-        /// about 340 KB, and the server copies it once, into its own buffer, not twice.
+        /// about 340 KB, and the server sends this buffer itself (``takeWrittenBody()``), or
+        /// copies it once when it cannot.
         private var written: JSONWriter.Sealed?
 
         init(error: ErrorCode?, body: [UInt8], summary: DecisionJSON.Summary, log: [UInt8]) {
@@ -50,11 +51,12 @@ public enum DecisionService {
             return try plain.withUnsafeBufferPointer(read)
         }
 
-        /// Hands over the memory of a body the writer wrote (see `JSONWriter.Sealed.takeBuffer()`),
-        /// so that the server sends it without copying 340 KB per 1,000 moves; nil for a body
-        /// given as an array. Every copy of this reply is left with an empty body.
-        package func takeWrittenBody() -> (allocation: UnsafeMutableRawBufferPointer, count: Int)? {
-            written?.takeBuffer()
+        /// Hands over the memory of a body the writer wrote (see
+        /// `JSONWriter.Sealed.takeBuffer(from:)`), so that the server sends it without copying
+        /// 340 KB per 1,000 moves, and leaves this reply with an empty body. Nil, and nothing
+        /// taken, for a body given as an array or one that a copy of this reply shares.
+        package mutating func takeWrittenBody() -> (allocation: UnsafeMutableRawBufferPointer, count: Int)? {
+            JSONWriter.Sealed.takeBuffer(from: &written)
         }
     }
 

@@ -111,8 +111,12 @@ extension CheckOutput {
     static var writesOutlines: Bool { false }
 
     mutating func result(_ outline: DecisionOutline, bound: BoundPolicy, index: Int, into w: inout JSONWriter) {
-        // Not called unless `writesOutlines`; correct all the same: the outline's decision.
-        guard let decision = try? bound.decide(outline.move) else { return }
-        result(decision, index: index, into: &w)
+        // Not called unless `writesOutlines`; correct all the same: the outline's decision
+        // (an outline is made only of a move that fits the table, so deciding it again does).
+        do {
+            result(try bound.decide(outline.move), index: index, into: &w)
+        } catch {
+            preconditionFailure("an outlined move that does not fit its table: \(error)")
+        }
     }
 }
