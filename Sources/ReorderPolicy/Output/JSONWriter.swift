@@ -262,7 +262,8 @@ package struct JSONWriter {
             written &+= s.utf8CodeUnitCount
         }
 
-        /// Writes `[a, b]` (at most 46 bytes).
+        /// Writes `[a, b]` (at most 44 bytes: two numbers of up to 20 digits and a sign, `[`,
+        /// `, ` and `]`).
         @inline(__always)
         package mutating func pair(_ a: Int, _ b: Int) {
             let p = start + written
@@ -278,18 +279,9 @@ package struct JSONWriter {
     }
 
     /// Appends `[a, b]`: a position, or an inclusive range.
+    @inline(__always)
     package mutating func pair(_ a: Int, _ b: Int) {
-        storage.reserve(46)  // two signs, 38 digits, "[", ", " and "]"
-        let p = storage.base + storage.count
-        p[0] = UInt8(ascii: "[")
-        var k = 1 &+ _Decimal.write(a, to: p + 1)
-        p[k] = UInt8(ascii: ",")
-        p[k &+ 1] = UInt8(ascii: " ")
-        k &+= 2
-        k &+= _Decimal.write(b, to: p + k)
-        p[k] = UInt8(ascii: "]")
-        storage.count &+= k &+ 1
-        assert(storage.count <= storage.capacity, "a pair written past the room made for it")
+        withRoom(44) { $0.pair(a, b) }
     }
 
     /// Closes a document's top-level list and writes its `"summary"` object, then the final brace.
