@@ -171,6 +171,38 @@ import Testing
         #expect(pieced > 150 && fellBack > 50 && withProblems > 30, "\(pieced) \(fellBack) \(withProblems)")
     }
 
+    @Test("pieces in flight stay within their count, and their bytes within the budget and one piece, whatever the items' length")
+    func inFlightIsBounded() throws {
+        var g = DecisionServiceTests.Generator(state: 0xF11E)
+        for (pieceBytes, padding) in [(64, 500), (64, 20), (512, 3_000), (4_096, 100)] {
+            // Items of up to `padding` bytes of comment each: a piece is cut at the first item
+            // after `pieceBytes`, so long items make pieces far larger than `pieceBytes`.
+            var longest = 0
+            var text = ""
+            for _ in 0..<1_500 {
+                let line = "- {from: [\(Int.random(in: 0...3, using: &g)), \(Int.random(in: 0...4, using: &g))], to: [\(Int.random(in: 0...3, using: &g)), 0]}  # "
+                    + String(repeating: "x", count: Int.random(in: 0...padding, using: &g)) + "\n"
+                longest = max(longest, line.utf8.count)
+                text += line
+            }
+            let path = try Self.write(Array(text.utf8))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            var pieces = BatchPipeline.Pieces(minimumFileBytes: 0, pieceBytes: pieceBytes, maximumPieceBytes: 1 << 16, workers: 2)
+            let stats = Stats(), most = Stats()
+            pieces.report = { stats.set($0, $1) }
+            pieces.inFlightReport = { most.set($0, $1) }
+            let got = try Self.run(path, format: .json, pieces: pieces)
+            #expect(got == (try Self.run(path, format: .json, pieces: Self.whole)))
+            // Read in many pieces, several at once (else the bound says nothing).
+            #expect(stats.written > 20 && stats.restFrom == nil && most.written >= 2, "\(stats.written) pieces, \(most.written) at once")
+            // At most 2 × workers pieces; and bytes keep being read only while under the budget,
+            // so at most one piece (the longest piece is at most `pieceBytes` and one item) past it.
+            #expect(most.written <= pieces.inFlight)
+            let mostBytes = most.restFrom ?? .max
+            #expect(mostBytes < pieces.inFlightBytes + pieceBytes + longest, "\(mostBytes) bytes in flight, budget \(pieces.inFlightBytes)")
+        }
+    }
+
     /// The results and problems of the pieces path on a descriptor that cannot be read.
     static func piecesOn(_ descriptor: Int32) throws -> [Diagnostic] {
         let compiled = try PolicyLoader.compile(text: policy)

@@ -50,6 +50,9 @@ extension BatchPipeline {
         /// Told, once a file was read in pieces, how many were written and where the rest was
         /// read as one stream from (nil if nowhere): for tests.
         package var report: (@Sendable (_ piecesWritten: Int, _ restFrom: Int?) -> Void)? = nil
+        /// Told, once a file was read in pieces, the most pieces and the most bytes of pieces
+        /// that were in flight at once (read, decided or waiting to be written): for tests.
+        package var inFlightReport: (@Sendable (_ mostPieces: Int, _ mostBytes: Int) -> Void)? = nil
 
         package init() {}
 
@@ -319,6 +322,7 @@ extension BatchPipeline {
 
         var cutter = PieceCutter(descriptor: descriptor, options: options)
         var submitted = 0, written = 0, bytesInFlight = 0
+        var mostPieces = 0, mostBytes = 0
         var origin = StreamOrigin()
         var restFrom: Int? = nil
         var openingWritten = false
@@ -330,6 +334,8 @@ extension BatchPipeline {
                     bytesInFlight += bytes.count
                     queue.submit(Piece(index: submitted, offset: offset, bytes: bytes))
                     submitted += 1
+                    mostPieces = max(mostPieces, submitted - written)
+                    mostBytes = max(mostBytes, bytesInFlight)
                 case .end:
                     cutting = false
                 case .stop(let offset):
@@ -364,6 +370,7 @@ extension BatchPipeline {
         queue.close(cancel: true)
         group.wait()
         options.report?(written, restFrom)
+        options.inFlightReport?(mostPieces, mostBytes)
         queue.drain()
         cutter.carry = []
         guard let restFrom else { return [] }
