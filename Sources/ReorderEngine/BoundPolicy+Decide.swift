@@ -209,9 +209,6 @@ package struct RuleIndexSet: Sequence, Sendable {
 
     package init() {}
 
-    /// Whether the set is empty.
-    @inlinable package var isEmpty: Bool { low == 0 && high.isEmpty }
-
     /// Adds `index`, greater than every index in the set.
     @inlinable package mutating func insert(_ index: Int) {
         if index < 64 { low |= 1 << UInt64(index) } else { high.append(index) }

@@ -189,10 +189,10 @@ extension Reason: ExpressibleByStringInterpolation {
 
 /// A reason as a rule words it: its text where the interpolation that built it wrote it (up to
 /// 128 bytes inline), so that wording a verdict allocates nothing (past 128 bytes the text
-/// spills into an array, and a unit that joins several reasons, `capacity`, builds them). A ``Reason`` keeps the text
-/// (one allocation); output that writes it at once (a batch's JSON, ``BoundPolicy/outline(_:)``)
-/// reads it in place (issue #26: building, keeping and freeing a reason per refused move was a
-/// sixth of deciding a refused-heavy batch).
+/// spills into an array, and a unit that joins several reasons, `capacity`, builds them). A
+/// ``Reason`` keeps the text (one allocation); output that writes it at once (a batch's JSON,
+/// ``BoundPolicy/outline(_:)``) reads it in place (issue #26: building, keeping and freeing a
+/// reason per refused move was a sixth of deciding a refused-heavy batch).
 package struct WordedReason: ExpressibleByStringInterpolation, Sendable {
     package typealias StringInterpolation = Reason.StringInterpolation
     private var text: Reason.StringInterpolation

@@ -116,31 +116,30 @@ package enum DecisionJSON {
 
         /// Writes `rule`'s prefix.
         mutating func write(_ rule: RuleReference, into w: inout JSONWriter) {
-            let n = rule.ordinal
-            guard n >= 0 else { return DecisionJSON.violationPrefix(rule).withUnsafeBufferPointer { w.append(buffer: $0) } }
-            write(n, rule: rule, into: &w)
+            guard rule.ordinal >= 0 else { return DecisionJSON.violationPrefix(rule).withUnsafeBufferPointer { w.append(buffer: $0) } }
+            write(rule.ordinal, into: &w) { rule }
         }
 
-        /// Writes the prefix of row rule `index` of `compiled` (its ordinal is its index), made
-        /// from its reference only the first time.
+        /// Writes the prefix of row rule `index` of `compiled` (its ordinal is its index); its
+        /// reference is read only the first time.
         @inline(__always)
         mutating func write(rowRule index: Int, of compiled: CompiledPolicy, into w: inout JSONWriter) {
-            if index < ranges.count, !ranges[index].isEmpty {
-                let range = ranges[index]
-                return bytes.withUnsafeBufferPointer { w.append(buffer: UnsafeBufferPointer(rebasing: $0[range])) }
-            }
-            write(index, rule: compiled.rowRuleReferences[index], into: &w)
+            write(index, into: &w) { compiled.rowRuleReferences[index] }
         }
 
-        private mutating func write(_ n: Int, rule: RuleReference, into w: inout JSONWriter) {
-            if n >= ranges.count { ranges += Array(repeating: 0..<0, count: n + 1 - ranges.count) }
-            if ranges[n].isEmpty {
-                let made = DecisionJSON.violationPrefix(rule)
-                ranges[n] = bytes.count..<bytes.count + made.count
-                bytes += made
-            }
+        /// Writes the prefix of the rule whose ordinal is `n`, made from `rule()` the first time.
+        @inline(__always)
+        private mutating func write(_ n: Int, into w: inout JSONWriter, rule: () -> RuleReference) {
+            if n >= ranges.count || ranges[n].isEmpty { make(n, rule()) }
             let range = ranges[n]
             bytes.withUnsafeBufferPointer { w.append(buffer: UnsafeBufferPointer(rebasing: $0[range])) }
+        }
+
+        private mutating func make(_ n: Int, _ rule: RuleReference) {
+            if n >= ranges.count { ranges += Array(repeating: 0..<0, count: n + 1 - ranges.count) }
+            let made = DecisionJSON.violationPrefix(rule)
+            ranges[n] = bytes.count..<bytes.count + made.count
+            bytes += made
         }
     }
 
@@ -155,8 +154,8 @@ package enum DecisionJSON {
         if case .row(let from, let to) = m, case .row(let t) = target {
             // A row move's head in one go: three pairs (44 bytes at most each: two numbers of
             // 20 digits and a sign, `[`, `, `, `]`), a decision word (10 bytes at most) and 72
-            // bytes of keys and punctuation; rounded up.
-            return w.withRoom(3 * 46 + 10 + 73) { room in
+            // bytes of keys and punctuation.
+            return w.withRoom(3 * 44 + 10 + 72) { room in
                 room.raw("{\"move\": {\"from\": ")
                 room.pair(from.section, from.row)
                 room.raw(", \"to\": ")
