@@ -230,6 +230,58 @@ import Testing
         }
     }
 
+    /// A list that is most often a position, `[a, b]`, and otherwise one near it: other
+    /// spacing (line breaks too), numbers the quick read must leave to the general one
+    /// (leading zeros, fractions, ten digits), other lengths, missing or stray separators.
+    static func nearPair(_ g: inout Generator) -> String {
+        func pick<T>(_ xs: [T]) -> T { xs[Int.random(in: 0..<xs.count, using: &g)] }
+        let space = ["", "", " ", "  ", "\t", "\n", "\r\n", "\r"]
+        let numbers = ["0", "-0", "7", "-12", "83", "123456789", "-999999999", "999999999", "1234567890", "00", "01",
+                       "-", "-x", "1.5", "1e3", "2E-2", "\"7\"", "[1, 2]", "true", "{}"]
+        let quiet = Int.random(in: 0..<3, using: &g) > 0  // most lists are plain positions
+        let count = quiet ? 2 : pick([0, 1, 2, 2, 3])
+        var text = "[" + (quiet ? pick(["", " "]) : pick(space))
+        for n in 0..<count {
+            if n > 0 { text += (quiet ? "" : pick(space)) + (quiet ? "," : pick([",", ",", ",", "", ",,"])) + (quiet ? pick(["", " "]) : pick(space)) }
+            text += quiet ? pick(Array(numbers.prefix(8))) : pick(numbers)
+        }
+        return text + (quiet ? "" : pick(space)) + (quiet ? "]" : pick(["]", "]", "]", "", "]x", "}", "] ]"]))
+    }
+
+    /// Every integer of a document in reading order (the tape's kept value, for small ones).
+    static func integers(_ node: JSONNode) -> [Int?] {
+        if let items = node.sequence { return items.flatMap(integers) }
+        if let entries = node.entries { return entries.flatMap { integers($0.value) } }
+        return [node.plainInteger]
+    }
+
+    @Test("positions read at once give what the general reader gives: trees, spans, integers and problems, 20,000 texts")
+    func positionsReadAtOnce() throws {
+        var g = Generator(state: 2026)
+        var quick = 0, failed = 0
+        for _ in 0..<20_000 {
+            let text = Int.random(in: 0..<2, using: &g) == 0
+                ? "{\"from\": \(Self.nearPair(&g)), \"to\":\(Self.nearPair(&g))}"
+                : "{\"moves\": [{\"from\": \(Self.nearPair(&g)), \"to\": \(Self.nearPair(&g))}], \"v\": [\(Self.nearPair(&g))]}"
+            let bytes = Array(text.utf8)
+            let depth = Int.random(in: 0..<5, using: &g) == 0 ? Int.random(in: 0...3, using: &g) : 64
+            let atOnce = JSONDocument.read(bytes, file: "p.json", maxDepth: depth, pairsAtOnce: true)
+            let general = JSONDocument.read(bytes, file: "p.json", maxDepth: depth, pairsAtOnce: false)
+            switch (atOnce, general) {
+            case (.success(let a), .success(let b)):
+                #expect(a.withRoot(\.tree) == b.withRoot(\.tree), "\(text)")
+                #expect(a.withRoot(Self.integers) == b.withRoot(Self.integers), "\(text)")
+                if text.contains("\"from\": [") && a.withRoot(Self.integers).contains(where: { $0 != nil }) { quick += 1 }
+            case (.failure(let a), .failure(let b)):
+                #expect(a == b, "\(text)")
+                failed += 1
+            default:
+                Issue.record("\(text): read at once \(atOnce), generally \(general)")
+            }
+        }
+        #expect(quick > 5_000 && failed > 2_000, "\(quick) read with positions, \(failed) refused")
+    }
+
     @Test("randomly broken texts: accepted exactly when Foundation's JSON reader accepts them (keys once each)")
     func validityMatchesFoundation() {
         var g = Generator(state: 77)
