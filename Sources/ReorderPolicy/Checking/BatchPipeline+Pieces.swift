@@ -306,7 +306,7 @@ extension BatchPipeline {
                         var pieceRunner = CheckRunner(pieceOf: parent.runner, bound: bound, follows: follows, output: output)
                         piece.marks = piece.bytes.withUnsafeBufferPointer { bytes in
                             MovesFile.readPiece(bytes, file: path, batchSize: batchSize, batch: &batch) { batch in
-                                batch.forEach { pieceRunner.decide($0) }
+                                pieceRunner.decide(all: &batch)
                             }
                         }
                         queue.recycle(&piece.bytes)

@@ -115,7 +115,7 @@ public enum BatchPipeline {
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             while var batch = channel.take() {
-                batch.forEach { box.runner.decide($0) }
+                box.runner.decide(all: &batch)
                 channel.recycle(consume batch)  // the only reference: refilled without a copy
                 if box.runner.output.count > 1 << 22 {
                     flush(box.runner.output)

@@ -68,6 +68,13 @@ public struct CheckRunner {
 
     /// Decides one move and writes its result; `given` echoes it when it is invalid.
     package mutating func decide(_ move: Move, given: ((inout JSONWriter) -> Void)? = nil) {
+        decide(move, bound: bound, given: given)
+    }
+
+    /// Decides one move with `bound`, this runner's binding passed in: read from `self` at
+    /// each use, the binding (425 bytes) was copied twice a move to be passed on, as the
+    /// runner is `inout` (issue #26). ``decide(each:_:)`` reads it once for a whole batch.
+    private mutating func decide(_ move: Move, bound: BoundPolicy, given: ((inout JSONWriter) -> Void)?) {
         do {
             // A format that writes outlines is given one, and no decision is built (issue #26);
             // a decision log needs the decision.
@@ -99,8 +106,26 @@ public struct CheckRunner {
 
     /// Decides one item of a moves file.
     public mutating func decide(_ item: MoveItem) {
+        decide(item, bound: bound)
+    }
+
+    /// Decides the items of a moves file in order, as ``decide(_:)-(MoveItem)`` decides each
+    /// (`item` makes one from an element), reading the binding once for them all.
+    package mutating func decide<Elements: Sequence>(each elements: Elements, _ item: (Elements.Element) -> MoveItem) {
+        let bound = self.bound
+        for element in elements { decide(item(element), bound: bound) }
+    }
+
+    /// Decides a batch's items in order, as ``decide(_:)-(MoveItem)`` decides each, reading the
+    /// binding once for them all; the batch is left empty (``MovesBatch/forEach(_:)``).
+    package mutating func decide(all batch: inout MovesBatch) {
+        let bound = self.bound
+        batch.forEach { decide($0, bound: bound) }
+    }
+
+    private mutating func decide(_ item: MoveItem, bound: BoundPolicy) {
         switch item {
-        case .move(let move): decide(move)
+        case .move(let move): decide(move, bound: bound, given: nil)
         case .offsets(let offsets, let toOffset, let section):
             decide(offsets: offsets, toOffset: toOffset, section: section)
         case .invalid(let node, let error):
