@@ -87,17 +87,20 @@ public struct JSONDocument: Sendable {
 
     /// Reads `bytes`, or gives the first problem.
     public static func read(_ bytes: [UInt8], file: String, maxDepth: Int = YAMLLimits.policy.maxDepth) -> Result<JSONDocument, Diagnostic> {
-        read(bytes, file: file, maxDepth: maxDepth, pairsAtOnce: true)
+        var pairsRead = 0
+        return read(bytes, file: file, maxDepth: maxDepth, pairsAtOnce: true, pairsRead: &pairsRead)
     }
 
-    /// `pairsAtOnce: false` reads every value through the general path (for tests: both
-    /// paths must give the same document and the same problems).
-    static func read(_ bytes: [UInt8], file: String, maxDepth: Int, pairsAtOnce: Bool) -> Result<JSONDocument, Diagnostic> {
+    /// `pairsAtOnce: false` reads every value through the general path; `pairsRead` counts the
+    /// values read at once (``Reader/pairOfIntegers(depth:)``). For tests: both paths must give
+    /// the same document and the same problems.
+    static func read(_ bytes: [UInt8], file: String, maxDepth: Int, pairsAtOnce: Bool, pairsRead: inout Int) -> Result<JSONDocument, Diagnostic> {
         guard bytes.count < Int(UInt32.max) else {
             return .failure(Diagnostic(code: .tooLarge, message: "a JSON text of \(bytes.count) bytes is larger than 4 GiB", file: file, span: Span(at: .start)))
         }
         return bytes.withUnsafeBufferPointer { buffer in
             var reader = Reader(buffer, maxDepth: maxDepth, pairsAtOnce: pairsAtOnce)
+            defer { pairsRead = reader.pairsRead }
             do throws(Reader.Problem) {
                 try reader.document()
                 return .success(JSONDocument(storage: Storage(bytes: bytes, tape: reader.tape.base, marks: reader.marks(bytes))))
@@ -190,7 +193,7 @@ public struct JSONDocument: Sendable {
             var at: Int
         }
 
-        /// Valid only inside the `withUnsafeBufferPointer` call of ``JSONDocument/read(_:file:maxDepth:)``.
+        /// Valid only inside the `withUnsafeBufferPointer` call of `JSONDocument.read(_:file:maxDepth:pairsAtOnce:pairsRead:)`.
         let bytes: UnsafeBufferPointer<UInt8>
         let maxDepth: Int
         var i = 0
@@ -200,6 +203,8 @@ public struct JSONDocument: Sendable {
 
         /// Whether an object's `[a, b]` value is read at once (``pairOfIntegers(depth:)``).
         let pairsAtOnce: Bool
+        /// How many values ``pairOfIntegers(depth:)`` read (for tests).
+        var pairsRead = 0
 
         init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, pairsAtOnce: Bool = true) {
             self.bytes = bytes
@@ -382,7 +387,7 @@ public struct JSONDocument: Sendable {
                 if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
                     try string()
                 } else if i < bytes.count, bytes[i] &- UInt8(ascii: "0") < 10 {
-                    try number()  // a position's [section, row], an offset
+                    try number()  // an offset, a list's integer
                 } else {
                     try value(depth: depth)
                 }
@@ -457,6 +462,7 @@ public struct JSONDocument: Sendable {
             token.count32 = UInt32(bitPattern: b)
             tape.append(token)
             i = k
+            pairsRead &+= 1
             return true
         }
 
@@ -497,9 +503,10 @@ public struct JSONDocument: Sendable {
 
         /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, kept as written (a plain scalar).
         ///
-        /// It reads with a local index and stores `i` once: a position's two numbers are most
-        /// of a batch's tokens, and storing `i` per digit and then reading the reader whole (to
-        /// check the delimiter) stalled on every number, two fifths of reading a batch.
+        /// It reads with a local index and stores `i` once: storing `i` per digit and then
+        /// reading the reader whole (to check the delimiter) stalled on every number, two fifths
+        /// of reading a batch when positions were read here (they are read at once now,
+        /// ``pairOfIntegers(depth:)``, unless spaced or written otherwise).
         ///
         /// An integer of at most nine digits keeps its value on the tape (``Token/small``): the
         /// digits are added up as they are scanned, which costs next to nothing here and saves

@@ -73,7 +73,8 @@ public struct CheckRunner {
 
     /// Decides one move with `bound`, this runner's binding passed in: read from `self` at
     /// each use, the binding (425 bytes) was copied twice a move to be passed on, as the
-    /// runner is `inout` (issue #26). ``decide(each:_:)`` reads it once for a whole batch.
+    /// runner is `inout` (issue #26). ``decide(each:_:)`` and ``decide(all:)`` read it once for
+    /// a whole batch.
     private mutating func decide(_ move: Move, bound: BoundPolicy, given: ((inout JSONWriter) -> Void)?) {
         do {
             // A format that writes outlines is given one, and no decision is built (issue #26);
@@ -110,14 +111,15 @@ public struct CheckRunner {
     }
 
     /// Decides the items of a moves file in order, as ``decide(_:)-(MoveItem)`` decides each
-    /// (`item` makes one from an element), reading the binding once for them all.
+    /// (`item` makes one from an element), reading the binding once for all their row moves
+    /// (an offsets item reads it again).
     package mutating func decide<Elements: Sequence>(each elements: Elements, _ item: (Elements.Element) -> MoveItem) {
         let bound = self.bound
         for element in elements { decide(item(element), bound: bound) }
     }
 
     /// Decides a batch's items in order, as ``decide(_:)-(MoveItem)`` decides each, reading the
-    /// binding once for them all; the batch is left empty (``MovesBatch/forEach(_:)``).
+    /// binding once for all their row moves; the batch is left empty (``MovesBatch/forEach(_:)``).
     package mutating func decide(all batch: inout MovesBatch) {
         let bound = self.bound
         batch.forEach { decide($0, bound: bound) }
