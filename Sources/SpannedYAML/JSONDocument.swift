@@ -87,20 +87,21 @@ public struct JSONDocument: Sendable {
 
     /// Reads `bytes`, or gives the first problem.
     public static func read(_ bytes: [UInt8], file: String, maxDepth: Int = YAMLLimits.policy.maxDepth) -> Result<JSONDocument, Diagnostic> {
-        var pairsRead = 0
-        return read(bytes, file: file, maxDepth: maxDepth, pairsAtOnce: true, pairsRead: &pairsRead)
+        var readAtOnce = (pairs: 0, moves: 0)
+        return read(bytes, file: file, maxDepth: maxDepth, atOnce: true, readAtOnce: &readAtOnce)
     }
 
-    /// `pairsAtOnce: false` reads every value through the general path; `pairsRead` counts the
-    /// values read at once (``Reader/pairOfIntegers(depth:)``). For tests: both paths must give
-    /// the same document and the same problems.
-    static func read(_ bytes: [UInt8], file: String, maxDepth: Int, pairsAtOnce: Bool, pairsRead: inout Int) -> Result<JSONDocument, Diagnostic> {
+    /// `atOnce: false` reads every value through the general path; `readAtOnce` counts the
+    /// positions and the moves read at once (``Reader/pairOfIntegers(depth:)``,
+    /// ``Reader/moveAtOnce(depth:)``). For tests: both paths must give the same document and
+    /// the same problems.
+    static func read(_ bytes: [UInt8], file: String, maxDepth: Int, atOnce: Bool, readAtOnce: inout (pairs: Int, moves: Int)) -> Result<JSONDocument, Diagnostic> {
         guard bytes.count < Int(UInt32.max) else {
             return .failure(Diagnostic(code: .tooLarge, message: "a JSON text of \(bytes.count) bytes is larger than 4 GiB", file: file, span: Span(at: .start)))
         }
         return bytes.withUnsafeBufferPointer { buffer in
-            var reader = Reader(buffer, maxDepth: maxDepth, pairsAtOnce: pairsAtOnce)
-            defer { pairsRead = reader.pairsRead }
+            var reader = Reader(buffer, maxDepth: maxDepth, atOnce: atOnce)
+            defer { readAtOnce = (reader.pairsRead, reader.movesRead) }
             do throws(Reader.Problem) {
                 try reader.document()
                 return .success(JSONDocument(storage: Storage(bytes: bytes, tape: reader.tape.base, marks: reader.marks(bytes))))
@@ -177,6 +178,11 @@ public struct JSONDocument: Sendable {
             count += 1
         }
 
+        /// Drops the tokens from `count` on (a quick read that gave up).
+        mutating func truncate(to count: Int) {
+            self.count = Swift.min(self.count, count)
+        }
+
         subscript(_ i: Int) -> Token {
             get { base[i] }
             nonmutating set { base[i] = newValue }
@@ -193,7 +199,7 @@ public struct JSONDocument: Sendable {
             var at: Int
         }
 
-        /// Valid only inside the `withUnsafeBufferPointer` call of `JSONDocument.read(_:file:maxDepth:pairsAtOnce:pairsRead:)`.
+        /// Valid only inside the `withUnsafeBufferPointer` call of `JSONDocument.read(_:file:maxDepth:atOnce:readAtOnce:)`.
         let bytes: UnsafeBufferPointer<UInt8>
         let maxDepth: Int
         var i = 0
@@ -201,15 +207,17 @@ public struct JSONDocument: Sendable {
         var lineStarts = [0]
         var ascii = true
 
-        /// Whether an object's `[a, b]` value is read at once (``pairOfIntegers(depth:)``).
-        let pairsAtOnce: Bool
-        /// How many values ``pairOfIntegers(depth:)`` read (for tests).
-        var pairsRead = 0
+        /// Whether an object's `[a, b]` value and a list's move item are read at once
+        /// (``pairOfIntegers(depth:)``, ``moveAtOnce(depth:)``).
+        let atOnce: Bool
+        /// How many values ``pairOfIntegers(depth:)`` read, and how many items
+        /// ``moveAtOnce(depth:)`` read (for tests).
+        var pairsRead = 0, movesRead = 0
 
-        init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, pairsAtOnce: Bool = true) {
+        init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, atOnce: Bool = true) {
             self.bytes = bytes
             self.maxDepth = maxDepth
-            self.pairsAtOnce = pairsAtOnce
+            self.atOnce = atOnce
             // About one value in four bytes in a dense body ([3, 10]); a guess, not a bound.
             tape = Tape(capacity: bytes.count / 4)
         }
@@ -318,7 +326,7 @@ public struct JSONDocument: Sendable {
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw problem(.yamlSyntax, "expected ':' after an object key, found \(found)") }
                 i += 1
                 skipSpace()
-                if !(pairsAtOnce && pairOfIntegers(depth: depth + 1)) { try value(depth: depth) }
+                if !(atOnce && pairOfIntegers(depth: depth + 1)) { try value(depth: depth) }
                 skipSpace()
                 guard i < bytes.count else { throw problem(.yamlSyntax, "expected ',' or '}' in an object, found end of input") }
                 if bytes[i] == UInt8(ascii: ",") {
@@ -388,6 +396,8 @@ public struct JSONDocument: Sendable {
                     try string()
                 } else if i < bytes.count, bytes[i] &- UInt8(ascii: "0") < 10 {
                     try number()  // an offset, a list's integer
+                } else if atOnce && moveAtOnce(depth: depth) {
+                    // a batch's move, read at once
                 } else {
                     try value(depth: depth)
                 }
@@ -464,6 +474,73 @@ public struct JSONDocument: Sendable {
             i = k
             pairsRead &+= 1
             return true
+        }
+
+        /// `{"from": [a, b], "to": [c, d]}`, the keys in either order, spaced with blanks only
+        /// and the positions as ``pairOfIntegers(depth:)`` reads them: a batch's usual item,
+        /// read in one go into the very tokens the general path writes (`depth` is the list's,
+        /// as ``array(depth:)`` has it). False, with nothing read, for anything else (another
+        /// key, a key twice, a line break), which the general reader then reads from the same
+        /// place. An item through `value`, `object`, the keys' strings and the check for a
+        /// repeated key cost more than its two positions.
+        @inline(__always)
+        private mutating func moveAtOnce(depth: Int) -> Bool {
+            let n = bytes.count
+            guard depth + 1 <= maxDepth, i < n, bytes[i] == UInt8(ascii: "{"), let base = bytes.baseAddress else { return false }
+            let start = i, mark = tape.count, pairs = pairsRead
+            @inline(__always) func blanks() {
+                while i < n, base[i] == 0x20 || base[i] == 0x09 { i &+= 1 }
+            }
+            @inline(__always) func expect(_ byte: UInt8) -> Bool {
+                guard i < n, base[i] == byte else { return false }
+                i &+= 1
+                return true
+            }
+            /// `"from"` (0) or `"to"` (1), its token written.
+            @inline(__always) func key() -> Int? {
+                let open = i
+                let which: Int
+                if open &+ 6 <= n, base[open] == UInt8(ascii: "\""), base[open &+ 1] == UInt8(ascii: "f"), base[open &+ 2] == UInt8(ascii: "r"),
+                   base[open &+ 3] == UInt8(ascii: "o"), base[open &+ 4] == UInt8(ascii: "m"), base[open &+ 5] == UInt8(ascii: "\"") {
+                    which = 0
+                    i = open &+ 6
+                } else if open &+ 4 <= n, base[open] == UInt8(ascii: "\""), base[open &+ 1] == UInt8(ascii: "t"),
+                          base[open &+ 2] == UInt8(ascii: "o"), base[open &+ 3] == UInt8(ascii: "\"") {
+                    which = 1
+                    i = open &+ 4
+                } else {
+                    return nil
+                }
+                tape.append(Token(kind: .string, start: open, end: i, next: tape.count &+ 1))
+                return which
+            }
+            /// A key other than `other`, `:` and a position, and the blanks after them.
+            @inline(__always) func entry(other: Int?) -> Int? {
+                guard let which = key(), which != other else { return nil }
+                blanks()
+                guard expect(UInt8(ascii: ":")) else { return nil }
+                blanks()
+                guard pairOfIntegers(depth: depth &+ 2) else { return nil }
+                blanks()
+                return which
+            }
+            tape.append(Token(kind: .object, start: start, end: start, next: 0))
+            i &+= 1
+            blanks()
+            if let first = entry(other: nil), expect(UInt8(ascii: ",")) {
+                blanks()
+                if entry(other: first) != nil, expect(UInt8(ascii: "}")) {
+                    tape[mark].end32 = UInt32(truncatingIfNeeded: i)
+                    tape[mark].next32 = UInt32(truncatingIfNeeded: tape.count)
+                    tape[mark].count32 = 2
+                    movesRead &+= 1
+                    return true
+                }
+            }
+            tape.truncate(to: mark)
+            i = start
+            pairsRead = pairs
+            return false
         }
 
         @inline(__always)
