@@ -445,32 +445,30 @@ public struct JSONDocument: Sendable {
                 guard whole > 0, whole <= 9, whole == 1 || base[lead] != UInt8(ascii: "0") else { return nil }
                 return negative ? -value : value
             }
-            blanks()
-            let aStart = k
-            guard let a = integer() else { return false }
-            let aEnd = k
-            blanks()
-            guard k < n, base[k] == UInt8(ascii: ",") else { return false }
-            k &+= 1
-            blanks()
-            let bStart = k
-            guard let b = integer() else { return false }
-            let bEnd = k
-            blanks()
-            guard k < n, base[k] == UInt8(ascii: "]") else { return false }
-            k &+= 1
+            /// Blanks, an integer, blanks and `separator`: the integer and where its digits are.
+            @inline(__always) func item(then separator: UInt8) -> (value: Int32, start: Int, end: Int)? {
+                blanks()
+                let start = k
+                guard let value = integer() else { return nil }
+                let end = k
+                blanks()
+                guard k < n, base[k] == separator else { return nil }
+                k &+= 1
+                return (value, start, end)
+            }
+            guard let a = item(then: UInt8(ascii: ",")), let b = item(then: UInt8(ascii: "]")) else { return false }
             let list = tape.count
-            var token = Token(kind: .array, start: i, end: k, next: list &+ 3)
-            token.count32 = 2
-            tape.append(token)
-            token = Token(kind: .number, start: aStart, end: aEnd, next: list &+ 2)
-            token.small = true
-            token.count32 = UInt32(bitPattern: a)
-            tape.append(token)
-            token = Token(kind: .number, start: bStart, end: bEnd, next: list &+ 3)
-            token.small = true
-            token.count32 = UInt32(bitPattern: b)
-            tape.append(token)
+            var listToken = Token(kind: .array, start: i, end: k, next: list &+ 3)
+            listToken.count32 = 2
+            tape.append(listToken)
+            @inline(__always) func append(_ number: (value: Int32, start: Int, end: Int), next: Int) {
+                var token = Token(kind: .number, start: number.start, end: number.end, next: next)
+                token.small = true
+                token.count32 = UInt32(bitPattern: number.value)
+                tape.append(token)
+            }
+            append(a, next: list &+ 2)
+            append(b, next: list &+ 3)
             i = k
             pairsRead &+= 1
             return true
