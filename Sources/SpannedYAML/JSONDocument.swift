@@ -746,6 +746,22 @@ public enum _JSONBytes {
         let control = (x &- ones &* 0x20) & ~x
         return (zeroQuote | zeroBackslash | control) & highs
     }
+
+    /// The high bit of each byte of `x` (eight bytes, little-endian) that a JSON string must
+    /// escape, exactly (no false alarms: no carry or borrow crosses a byte), for a writer that
+    /// escapes every flagged byte of a word in one go.
+    @inlinable @inline(__always)
+    public static func exactEscapes(_ x: UInt64) -> UInt64 {
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F, highs: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        // A byte's high bit, after adding 0x7F to its low seven bits, says it was not zero.
+        let quote = x ^ (ones &* 0x22), backslash = x ^ (ones &* 0x5C)
+        let notQuote = ((quote & lows) &+ lows) | quote
+        let notBackslash = ((backslash & lows) &+ lows) | backslash
+        // And after adding 0x60, that it was at least 0x20 (or had its high bit set).
+        let notControl = ((x & lows) &+ ones &* 0x60) | x
+        return ~(notQuote & notBackslash & notControl) & highs
+    }
 }
 
 /// A value of a ``JSONDocument``: a place on its tape. Strings are made only when asked for.

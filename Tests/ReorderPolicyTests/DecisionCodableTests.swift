@@ -105,9 +105,12 @@ import ReorderPolicy
             return String(decoding: out + [34], as: UTF8.self)
         }
         var g = SystemRandomNumberGenerator()
-        let pieces = ["a", "bc", "\"", "\\", "\n", "\r", "\t", "\u{01}", "\u{1F}", "\u{00}", "é", "→", "😀", "plain text ", "0123456789abcdef"]
-        for round in 0..<400 {
-            let length = round < 300 ? Int.random(in: 0...64, using: &g) : Int.random(in: 4_000...9_000, using: &g)
+        // Every byte that needs an escape, bytes either side of them (0x1F/0x20, 0x21/0x23,
+        // 0x5B/0x5D, DEL, a lone high byte's neighbours in UTF-8), and runs of them in one word.
+        let pieces = ["a", "bc", "\"", "\\", "\n", "\r", "\t", "\u{01}", "\u{1F}", "\u{00}", " ", "!", "#", "[", "]", "\u{7F}", "\u{80}",
+                      "é", "→", "😀", "plain text ", "0123456789abcdef", "\"\"\"\"\"\"\"\"\"", "\u{0B}\u{0C}\u{1E}"]
+        for round in 0..<2_000 {
+            let length = round < 1_900 ? Int.random(in: 0...64, using: &g) : Int.random(in: 4_000...9_000, using: &g)
             let s = (0..<length).map { _ in pieces.randomElement(using: &g)! }.joined()
             var w = JSONWriter(capacity: Int.random(in: 1...64, using: &g))
             w.raw("x")
@@ -116,6 +119,43 @@ import ReorderPolicy
             let decoded = try JSONSerialization.jsonObject(with: Data(w.bytes.dropFirst()), options: .fragmentsAllowed) as? String
             #expect(decoded == s)
         }
+    }
+
+    @Test("every byte is escaped as a plain escaper escapes it, at every offset of texts up to 24 bytes, with a second escape anywhere after it")
+    func everyByteAtEveryOffset() {
+        func plain(_ bytes: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = []
+            for b in bytes {
+                switch b {
+                case 34: out += [92, 34]
+                case 92: out += [92, 92]
+                case 0x0A: out += Array("\\n".utf8)
+                case 0x0D: out += Array("\\r".utf8)
+                case 0x09: out += Array("\\t".utf8)
+                case 0..<0x20: out += Array(String(format: "\\u%04x", Int(b)).utf8)
+                default: out.append(b)
+                }
+            }
+            return out
+        }
+        var failures = 0
+        for length in 1...24 {
+            for offset in 0..<length {
+                for byte in 0...255 {
+                    for second in [nil, 0, 34, 92, 0x1F] as [UInt8?] {
+                        var text = [UInt8](repeating: UInt8(ascii: "x"), count: length)
+                        text[offset] = UInt8(byte)
+                        if let second, offset + 1 < length { text[(offset + 1 + byte) % (length - offset - 1) + offset + 1] = second }
+                        var w = JSONWriter(capacity: 1)
+                        w.raw("<")
+                        text.withUnsafeBufferPointer { w.escaped($0) }
+                        w.raw(">")
+                        if w.bytes != Array("<".utf8) + plain(text) + Array(">".utf8) { failures += 1 }
+                    }
+                }
+            }
+        }
+        #expect(failures == 0)
     }
 
     @Test func pairsAreWrittenAsSwiftWritesThem() {

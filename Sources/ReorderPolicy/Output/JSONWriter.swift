@@ -147,15 +147,14 @@ package struct JSONWriter {
 
     /// Appends the escaped content of a JSON string, without quotes.
     ///
-    /// Room for the worst case (six bytes a byte) is made once per 4 KiB of input, so the
-    /// clean runs and escapes are written without a capacity check each (a reason has
-    /// four quotes: each was a run and two checked appends).
+    /// Room for the worst case (six bytes a byte, and a word of slack) is made once per 4 KiB
+    /// of input, so the text is written without a capacity check per piece.
     package mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         guard let base = utf8.baseAddress else { return }
         var chunk = 0
         while chunk < utf8.count {
             let end = Swift.min(utf8.count, chunk &+ 4096)
-            storage.reserve((end &- chunk) &* 6)
+            storage.reserve((end &- chunk) &* 6 &+ 8)
             storage.count = Self.escape(from: base + chunk, count: end &- chunk, to: storage.base + storage.count) - storage.base
             assert(storage.count <= storage.capacity, "escaped past the room made for it")
             chunk = end
@@ -163,51 +162,86 @@ package struct JSONWriter {
     }
 
     /// Writes `count` bytes from `source` escaped at `target`, which has room for six bytes a
-    /// byte; returns where the writing ended.
+    /// byte and eight more; returns where the writing ended.
+    ///
+    /// Eight bytes at a time: a word is stored whole, and a word with bytes to escape (found
+    /// exactly by ``_JSONBytes/exactEscapes(_:)``) is stored in pieces around them, each
+    /// piece as the rest of the word shifted down (a store may write past the text's end into
+    /// the slack; the next store or the end overwrites or ignores it). A reason has four
+    /// quotes: stopping the scan at each and starting it again cost more than the scan.
     @inline(__always)
     private static func escape(from source: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        let hex: StaticString = "0123456789abcdef"
-        var out = target
-        var runStart = 0
-        var index = 0
-        while index < count {
-            // Eight bytes at a time while none needs an escape (most messages have none).
-            while index &+ 8 <= count {
-                let flags = _JSONBytes.escapes(UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self).littleEndian)
-                guard flags == 0 else {
-                    index &+= flags.trailingZeroBitCount >> 3  // the lowest flag is exact
-                    break
-                }
-                index &+= 8
+        let out = UnsafeMutableRawPointer(target)
+        var written = 0
+        /// Writes the first `length` bytes of `word` (little-endian), escaping those `flags`
+        /// marks (the high bit of each).
+        @inline(__always) func write(_ word: UInt64, length: Int, flags: UInt64) {
+            var flags = flags
+            var done = 0  // bytes of `word` written
+            while flags != 0 {
+                let k = flags.trailingZeroBitCount &>> 3
+                out.storeBytes(of: (word &>> UInt64(done &<< 3)).littleEndian, toByteOffset: written, as: UInt64.self)
+                written &+= k &- done
+                written &+= escapeSequence(UInt8(truncatingIfNeeded: word &>> UInt64(k &<< 3)), at: out + written)
+                done = k &+ 1
+                flags &= flags &- 1
             }
-            guard index < count else { break }
-            let byte = source[index]
-            if byte < 0x20 || byte == 34 || byte == 92 {
-                // The clean run before this byte in one go, then its escape.
-                _ShortCopy.copy(source + runStart, to: out, count: index &- runStart)
-                out += index &- runStart
-                runStart = index &+ 1
-                out[0] = 92
-                switch byte {
-                case 34: out[1] = 34
-                case 92: out[1] = 92
-                case 0x0A: out[1] = 110
-                case 0x0D: out[1] = 114
-                case 0x09: out[1] = 116
-                default:
-                    out[1] = 117  // u00XY
-                    out[2] = 48
-                    out[3] = 48
-                    out[4] = hex.utf8Start[Int(byte >> 4)]
-                    out[5] = hex.utf8Start[Int(byte & 15)]
-                    out += 4
-                }
-                out += 2
+            if done < length {
+                out.storeBytes(of: (word &>> UInt64(done &<< 3)).littleEndian, toByteOffset: written, as: UInt64.self)
+                written &+= length &- done
             }
-            index &+= 1
         }
-        _ShortCopy.copy(source + runStart, to: out, count: count &- runStart)
-        return out + (count &- runStart)
+        var index = 0
+        while index &+ 8 <= count {
+            let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self).littleEndian
+            let flags = _JSONBytes.exactEscapes(word)
+            if flags == 0 {
+                out.storeBytes(of: word.littleEndian, toByteOffset: written, as: UInt64.self)
+                written &+= 8
+            } else {
+                write(word, length: 8, flags: flags)
+            }
+            index &+= 8
+        }
+        let rest = count &- index
+        guard rest > 0 else { return target + written }
+        // The last bytes: the text's last word shifted down, or, for a text under eight bytes,
+        // its bytes gathered into a word; the bytes past the text are masked out.
+        var word: UInt64 = 0
+        if count >= 8 {
+            let last = UnsafeRawPointer(source + (count &- 8)).loadUnaligned(as: UInt64.self).littleEndian
+            word = last &>> UInt64((8 &- rest) &<< 3)
+        } else {
+            withUnsafeMutableBytes(of: &word) { _ShortCopy.copy(source, to: $0.baseAddress!, count: rest) }
+            word = word.littleEndian
+        }
+        let mask: UInt64 = ~0 &>> UInt64((8 &- rest) &<< 3)
+        write(word, length: rest, flags: _JSONBytes.exactEscapes(word) & mask)
+        return target + written
+    }
+
+    /// Writes the escape of `byte` (a quote, a backslash or a control character) at `out`;
+    /// returns its length.
+    @inline(__always)
+    private static func escapeSequence(_ byte: UInt8, at out: UnsafeMutableRawPointer) -> Int {
+        let p = out.assumingMemoryBound(to: UInt8.self)
+        p[0] = 92
+        switch byte {
+        case 34: p[1] = 34
+        case 92: p[1] = 92
+        case 0x0A: p[1] = 110
+        case 0x0D: p[1] = 114
+        case 0x09: p[1] = 116
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            p[1] = 117  // u00XY
+            p[2] = 48
+            p[3] = 48
+            p[4] = hex.utf8Start[Int(byte >> 4)]
+            p[5] = hex.utf8Start[Int(byte & 15)]
+            return 6
+        }
+        return 2
     }
 
     /// Appends the escaped content of `s`, without quotes.
