@@ -96,18 +96,23 @@ extension BoundPolicy {
     private func decideRow(_ move: Move, _ from: Position, _ to: Position) -> Decision {
         let outline = outlineRow(move, from, to)
         var first: Violation?, more: [Violation] = []
-        for index in outline.rules {
-            var reason: WordedReason = ""
-            word(index, of: outline, into: &reason)
-            let broken = violation(index, reason.reason)
-            if first == nil { first = broken } else { more.append(broken) }
+        guard !outline.rules.isEmpty else {
+            return Decision(move: move, kind: outline.kind, target: outline.target, first: nil, more: [], placeholder: compiled.noViolation)
+        }
+        withUnsafePointer(to: self) { address in
+            for index in outline.rules {
+                var reason = WordedReason()
+                word(index, of: outline, at: address, into: &reason)
+                let broken = violation(index, reason.reason)
+                if first == nil { first = broken } else { more.append(broken) }
+            }
         }
         return Decision(move: move, kind: outline.kind, target: outline.target, first: first, more: more,
                         placeholder: compiled.noViolation)
     }
 
     /// Decides a row move as far as ``decide(_:)`` does, without wording the rules it names
-    /// (``withReason(_:of:_:)`` words them). A section move has no outline: nil.
+    /// (``withReason(_:of:at:_:)`` words them). A section move has no outline: nil.
     package func outline(_ move: Move) throws(MoveError) -> DecisionOutline? {
         try validate(move)
         guard case .row(let from, let to) = move else { return nil }
@@ -133,21 +138,28 @@ extension BoundPolicy {
 
     /// Calls `body` with the text (UTF-8) of why row rule `index`, one of `outline`'s rules,
     /// holds the row or is broken, worded in place: nothing is kept (nor allocated, for the
-    /// usual reason of up to 128 bytes).
-    package func withReason(_ index: Int, of outline: DecisionOutline, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        var reason: WordedReason = ""
-        word(index, of: outline, into: &reason)
+    /// usual reason of up to 128 bytes). `address` is where the caller keeps this binding (a
+    /// copy of it) for the call: the rule's wording reads the binding there. Without it, the
+    /// binding was copied whole (425 bytes) per reason to have an address (issue #26); and
+    /// the binding itself is still passed, as a method called on `address.pointee` (the
+    /// rule's unit, out of `compiled.rules`) copies what it is called on, a retain and a
+    /// release each.
+    package func withReason(_ index: Int, of outline: DecisionOutline, at address: UnsafePointer<BoundPolicy>,
+                            _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var reason = WordedReason()
+        word(index, of: outline, at: address, into: &reason)
         reason.withUTF8(body)
     }
 
     /// Words into `reason` why row rule `index`, one of `outline`'s rules, holds the row or is
-    /// broken (reasons are worded only for the rules named, each decided once).
-    func word(_ index: Int, of outline: DecisionOutline, into reason: inout WordedReason) {
+    /// broken (reasons are worded only for the rules named, each decided once); `address` as
+    /// ``withReason(_:of:at:_:)`` has it.
+    func word(_ index: Int, of outline: DecisionOutline, at address: UnsafePointer<BoundPolicy>, into reason: inout WordedReason) {
         guard case .row(let from, let to) = outline.move else { preconditionFailure("an outline of a section move") }
         if outline.kind == .denied, let held = effects[index].held {
             reason = heldWording(held, from)
         } else {
-            _ = rowWording(index, from, to, broken: true, into: &reason)
+            _ = rowWording(index, from, to, broken: true, at: address, into: &reason)
         }
     }
 
@@ -176,13 +188,17 @@ extension BoundPolicy {
         }
     }
 
+    private func rowWording(_ index: Int, _ from: Position, _ to: Position, broken: Bool, into reason: inout WordedReason) -> RuleScope {
+        withUnsafePointer(to: self) { rowWording(index, from, to, broken: broken, at: $0, into: &reason) }
+    }
+
+    /// ``rowWording(_:_:_:broken:into:)`` with this binding kept at `address` (a copy of it).
     /// (`reason` is passed on by address: captured `inout` by the closure, it was copied in
     /// and out whole, 145 bytes each way.)
-    private func rowWording(_ index: Int, _ from: Position, _ to: Position, broken: Bool, into reason: inout WordedReason) -> RuleScope {
+    private func rowWording(_ index: Int, _ from: Position, _ to: Position, broken: Bool, at address: UnsafePointer<BoundPolicy>,
+                            into reason: inout WordedReason) -> RuleScope {
         withUnsafeMutablePointer(to: &reason) { reason in
-            withUnsafePointer(to: self) { bound in
-                compiled.rules[index].word(RowCheck(bound: bound, rule: index, from: from, to: to, broken: broken), into: &reason.pointee)
-            }
+            compiled.rules[index].word(RowCheck(bound: address, rule: index, from: from, to: to, broken: broken), into: &reason.pointee)
         }
     }
 }
@@ -208,6 +224,9 @@ package struct RuleIndexSet: Sequence, Sendable {
     @usableFromInline var high: [Int] = []
 
     package init() {}
+
+    /// Whether the set has no index.
+    package var isEmpty: Bool { low == 0 && high.isEmpty }
 
     /// Adds `index`, greater than every index in the set.
     @inlinable package mutating func insert(_ index: Int) {

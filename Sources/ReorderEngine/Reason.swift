@@ -199,6 +199,9 @@ package struct WordedReason: ExpressibleByStringInterpolation, Sendable {
 
     package init(stringInterpolation: Reason.StringInterpolation) { text = stringInterpolation }
 
+    /// An empty reason, to be worded into.
+    package init() { text = StringInterpolation(literalCapacity: 0, interpolationCount: 0) }
+
     package init(stringLiteral value: StaticString) {
         text = StringInterpolation(literalCapacity: 0, interpolationCount: 0)
         text.appendLiteral(value)

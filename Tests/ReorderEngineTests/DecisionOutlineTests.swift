@@ -31,7 +31,7 @@ import Testing
                             #expect(Array(o.rules) == d.violations.map(\.ruleReference.ordinal), "\(move)")
                             var a = JSONWriter(), b = JSONWriter()
                             DecisionJSON.result(d, cache: &decisions, into: &a)
-                            DecisionJSON.result(o, bound: bound, cache: &outlines, into: &b)
+                            withUnsafePointer(to: bound) { DecisionJSON.result(o, bound: bound, at: $0, cache: &outlines, into: &b) }
                             #expect(a.text == b.text, "\(move)")
                             tally.moves += 1
                             if d.kind != .allowed { tally.refused += 1 }

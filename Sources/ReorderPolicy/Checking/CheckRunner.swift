@@ -68,20 +68,23 @@ public struct CheckRunner {
 
     /// Decides one move and writes its result; `given` echoes it when it is invalid.
     package mutating func decide(_ move: Move, given: ((inout JSONWriter) -> Void)? = nil) {
-        decide(move, bound: bound, given: given)
+        let bound = self.bound  // a copy, so that `self` can change while its address is lent
+        withUnsafePointer(to: bound) { decide(move, bound: bound, at: $0, given: given) }
     }
 
-    /// Decides one move with `bound`, this runner's binding passed in: read from `self` at
-    /// each use, the binding (425 bytes) was copied twice a move to be passed on, as the
-    /// runner is `inout` (issue #26). ``decide(each:_:)`` and ``decide(all:)`` read it once for
-    /// a whole batch.
-    private mutating func decide(_ move: Move, bound: BoundPolicy, given: ((inout JSONWriter) -> Void)?) {
+    /// Decides one move with `bound`, this runner's binding, passed in with its address
+    /// (`binding`, where the caller keeps it for the call): read from `self` at each use, the
+    /// binding (425 bytes) was copied twice a move to be passed on, as the runner is `inout`,
+    /// and once more per worded reason to have an address for the rule's wording (issue #26).
+    /// ``decide(each:_:)`` and ``decide(all:)`` read it once for a whole batch. (A method of
+    /// `binding.pointee` copies the binding to be called: the value is passed for them.)
+    private mutating func decide(_ move: Move, bound: BoundPolicy, at binding: UnsafePointer<BoundPolicy>, given: ((inout JSONWriter) -> Void)?) {
         do {
             // A format that writes outlines is given one, and no decision is built (issue #26);
             // a decision log needs the decision.
             if outlines && log == nil, let outline = try bound.outline(move) {
                 summary.add(outline.kind)
-                sink.result(outline, bound: bound, index: count, into: &output)
+                sink.result(outline, bound: bound, at: binding, index: count, into: &output)
             } else {
                 let decision = try bound.decide(move)
                 summary.add(decision.kind)
@@ -107,7 +110,8 @@ public struct CheckRunner {
 
     /// Decides one item of a moves file.
     public mutating func decide(_ item: MoveItem) {
-        decide(item, bound: bound)
+        let bound = self.bound
+        withUnsafePointer(to: bound) { decide(item, bound: bound, at: $0) }
     }
 
     /// Decides the items of a moves file in order, as ``decide(_:)-(MoveItem)`` decides each
@@ -115,19 +119,23 @@ public struct CheckRunner {
     /// (an offsets item reads it again).
     package mutating func decide<Elements: Sequence>(each elements: Elements, _ item: (Elements.Element) -> MoveItem) {
         let bound = self.bound
-        for element in elements { decide(item(element), bound: bound) }
+        withUnsafePointer(to: bound) { address in
+            for element in elements { decide(item(element), bound: bound, at: address) }
+        }
     }
 
     /// Decides a batch's items in order, as ``decide(_:)-(MoveItem)`` decides each, reading the
     /// binding once for all their row moves; the batch is left empty (``MovesBatch/forEach(_:)``).
     package mutating func decide(all batch: inout MovesBatch) {
         let bound = self.bound
-        batch.forEach { decide($0, bound: bound) }
+        withUnsafePointer(to: bound) { address in
+            batch.forEach { decide($0, bound: bound, at: address) }
+        }
     }
 
-    private mutating func decide(_ item: MoveItem, bound: BoundPolicy) {
+    private mutating func decide(_ item: MoveItem, bound: BoundPolicy, at binding: UnsafePointer<BoundPolicy>) {
         switch item {
-        case .move(let move): decide(move, bound: bound, given: nil)
+        case .move(let move): decide(move, bound: bound, at: binding, given: nil)
         case .offsets(let offsets, let toOffset, let section):
             decide(offsets: offsets, toOffset: toOffset, section: section)
         case .invalid(let node, let error):

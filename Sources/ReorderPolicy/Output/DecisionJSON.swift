@@ -191,8 +191,10 @@ package enum DecisionJSON {
 
     /// The fields of one decided result given as an outline: each reason is worded straight
     /// into the output, so no decision, violation or reason is kept (issue #26). The same
-    /// bytes as the result of `bound.decide(outline.move)`.
-    package static func resultFields(_ o: DecisionOutline, bound: BoundPolicy, cache: inout PrefixCache, into w: inout JSONWriter) {
+    /// bytes as the result of `bound.decide(outline.move)`. `address` is where the caller keeps
+    /// `bound` (a copy of it) for the call (``BoundPolicy/withReason(_:of:at:_:)``).
+    package static func resultFields(_ o: DecisionOutline, bound: BoundPolicy, at address: UnsafePointer<BoundPolicy>, cache: inout PrefixCache,
+                                     into w: inout JSONWriter) {
         resultHead(o.move, o.kind, o.target, into: &w)
         var first = true
         for index in o.rules {
@@ -200,7 +202,7 @@ package enum DecisionJSON {
             first = false
             cache.write(rowRule: index, of: bound.compiled, into: &w)
             w.raw("\"")
-            bound.withReason(index, of: o) { w.escaped($0) }
+            bound.withReason(index, of: o, at: address) { w.escaped($0) }
             w.raw("\"}")
         }
         w.raw("]")
@@ -225,9 +227,10 @@ package enum DecisionJSON {
         w.raw("}")
     }
 
-    /// One result given as an outline (see ``resultFields(_:bound:cache:into:)``).
-    package static func result(_ o: DecisionOutline, bound: BoundPolicy, cache: inout PrefixCache, into w: inout JSONWriter) {
-        resultFields(o, bound: bound, cache: &cache, into: &w)
+    /// One result given as an outline (see ``resultFields(_:bound:at:cache:into:)``).
+    package static func result(_ o: DecisionOutline, bound: BoundPolicy, at address: UnsafePointer<BoundPolicy>, cache: inout PrefixCache,
+                               into w: inout JSONWriter) {
+        resultFields(o, bound: bound, at: address, cache: &cache, into: &w)
         w.raw("}")
     }
 

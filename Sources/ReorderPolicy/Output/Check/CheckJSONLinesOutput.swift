@@ -23,8 +23,8 @@ struct CheckJSONLinesOutput: CheckOutput {
 
     static var writesOutlines: Bool { true }
 
-    mutating func result(_ outline: DecisionOutline, bound: BoundPolicy, index: Int, into w: inout JSONWriter) {
-        DecisionJSON.result(outline, bound: bound, cache: &prefixes, into: &w)
+    mutating func result(_ outline: DecisionOutline, bound: BoundPolicy, at address: UnsafePointer<BoundPolicy>, index: Int, into w: inout JSONWriter) {
+        DecisionJSON.result(outline, bound: bound, at: address, cache: &prefixes, into: &w)
         w.raw("\n")
     }
 

@@ -23,9 +23,9 @@ struct CheckJSONOutput: CheckOutput {
 
     static var writesOutlines: Bool { true }
 
-    mutating func result(_ outline: DecisionOutline, bound: BoundPolicy, index: Int, into w: inout JSONWriter) {
+    mutating func result(_ outline: DecisionOutline, bound: BoundPolicy, at address: UnsafePointer<BoundPolicy>, index: Int, into w: inout JSONWriter) {
         DecisionJSON.separator(index, into: &w)
-        DecisionJSON.result(outline, bound: bound, cache: &prefixes, into: &w)
+        DecisionJSON.result(outline, bound: bound, at: address, cache: &prefixes, into: &w)
     }
 
     func result(_ block: BlockResult, index: Int, into w: inout JSONWriter) {

@@ -14,11 +14,12 @@ protocol CheckOutput: SendableMetatype {
     mutating func open(policy: String, table: Table, into w: inout JSONWriter)
     /// A decided move; `index` counts the results written before it.
     mutating func result(_ decision: Decision, index: Int, into w: inout JSONWriter)
-    /// Whether ``result(_:bound:index:into:)`` writes a row move's outline as it would write
+    /// Whether ``result(_:bound:at:index:into:)`` writes a row move's outline as it would write
     /// its decision: then ``CheckRunner`` gives it outlines, and no decision is built.
     static var writesOutlines: Bool { get }
-    /// A decided row move as an outline on `bound` (only when ``writesOutlines``).
-    mutating func result(_ outline: DecisionOutline, bound: BoundPolicy, index: Int, into w: inout JSONWriter)
+    /// A decided row move as an outline on `bound` (only when ``writesOutlines``), which the
+    /// caller keeps (a copy of) at `address` for the call (``BoundPolicy/withReason(_:of:at:_:)``).
+    mutating func result(_ outline: DecisionOutline, bound: BoundPolicy, at address: UnsafePointer<BoundPolicy>, index: Int, into w: inout JSONWriter)
     /// A decided block of rows moved together (SwiftUI's offsets form).
     mutating func result(_ block: BlockResult, index: Int, into w: inout JSONWriter)
     /// An item that could not be decided: `given` writes it as it was given (JSON), `label`
@@ -110,7 +111,7 @@ extension CheckRunner {
 extension CheckOutput {
     static var writesOutlines: Bool { false }
 
-    mutating func result(_ outline: DecisionOutline, bound: BoundPolicy, index: Int, into w: inout JSONWriter) {
+    mutating func result(_ outline: DecisionOutline, bound: BoundPolicy, at address: UnsafePointer<BoundPolicy>, index: Int, into w: inout JSONWriter) {
         // Not called unless `writesOutlines`; correct all the same: the outline's decision
         // (an outline is made only of a move that fits the table, so deciding it again does).
         do {
