@@ -110,8 +110,13 @@ extension Reason: ExpressibleByStringInterpolation {
         }
 
         private mutating func append(_ s: String) {
-            var s = s
-            s.withUTF8 { if let base = $0.baseAddress { append(base, $0.count) } }
+            // In place, small strings (a row id's usual size) included: `withUTF8` needs a
+            // mutable copy of the string, a retain and a release.
+            let copied: Void? = s.utf8.withContiguousStorageIfAvailable { if let base = $0.baseAddress { append(base, $0.count) } }
+            if copied == nil {
+                var s = s
+                s.withUTF8 { if let base = $0.baseAddress { append(base, $0.count) } }
+            }
         }
 
         private mutating func append(_ n: Int) {
@@ -177,7 +182,11 @@ extension Reason: ExpressibleByStringInterpolation {
         public mutating func appendInterpolation(_ reason: Reason) {
             reason.utf8.withUnsafeBufferPointer { if let base = $0.baseAddress { append(base, $0.count) } }
         }
-        public mutating func appendInterpolation(_ position: Position) { append(.position(position)) }
+        public mutating func appendInterpolation(_ position: Position) {
+            append(position.section)
+            append(UInt8(ascii: "."))
+            append(position.row)
+        }
         public mutating func appendInterpolation(_ number: Int) { append(number) }
         public mutating func appendInterpolation(_ text: String) { append(text) }
         /// Appends text (not a literal).
