@@ -121,6 +121,12 @@ extension Reason: ExpressibleByStringInterpolation {
 
         private mutating func append(_ n: Int) {
             if n >= 0 && n < 10 { return append(UInt8(truncatingIfNeeded: 48 &+ n)) }
+            if spilled == nil && count &+ 21 <= 128 {
+                // Room for any number: its digits written in place.
+                let at = count
+                count &+= withUnsafeMutableBytes(of: &inline) { _Decimal.write(n, to: $0.baseAddress!.assumingMemoryBound(to: UInt8.self) + at) }
+                return
+            }
             var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
             withUnsafeMutableBytes(of: &digits) { buffer in
                 let text = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)  // 24 bytes have an address
