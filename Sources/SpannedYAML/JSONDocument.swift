@@ -868,13 +868,13 @@ public struct JSONNode: DocumentNode {
         let object = tape[i]
         guard object.kind == .object, object.count == 2, object.next == i + 9 else { return nil }
         // Two keys, each followed by a list of two small integers: 9 tokens in all.
-        func pair(_ k: Int) -> (Int, Int)? {
+        @inline(__always) func pair(_ k: Int) -> (Int, Int)? {
             let list = tape[k], a = tape[k + 1], b = tape[k + 2]
             guard list.kind == .array, list.count == 2, list.next == k + 3,
                   a.kind == .number, a.small, b.kind == .number, b.small else { return nil }
             return (a.smallValue, b.smallValue)
         }
-        func key(_ k: Int) -> UInt8? {  // 0 for "from", 1 for "to"
+        @inline(__always) func key(_ k: Int) -> UInt8? {  // 0 for "from", 1 for "to"
             let t = tape[k]
             guard t.kind == .string, !t.escaped else { return nil }
             let bytes = place.bytes
