@@ -1,4 +1,4 @@
-# Shared by server-compare.sh and server-stored.sh (sourced from Benchmarks/): `prepare` builds
+# Shared by server-compare.sh, server-stored.sh and server-cpu.sh (sourced from Benchmarks/): `prepare` builds
 # the bare route, writes the request bodies into a new folder and goes there; `rounds` runs
 # saturation rounds and half-load latency for three targets and two kinds of request. The
 # caller defines `url TARGET KIND` and `body TARGET KIND`; D (seconds per run, default 6) and R
