@@ -87,23 +87,26 @@ import ReorderPolicy
         #expect(w.text == expected)
     }
 
+    /// A plain escaper, byte by byte, for the writer's escaping to be checked against.
+    static func plainEscaped(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        for b in bytes {
+            switch b {
+            case 34: out += [92, 34]
+            case 92: out += [92, 92]
+            case 0x0A: out += Array("\\n".utf8)
+            case 0x0D: out += Array("\\r".utf8)
+            case 0x09: out += Array("\\t".utf8)
+            case 0..<0x20: out += Array(String(format: "\\u%04x", Int(b)).utf8)
+            default: out.append(b)
+            }
+        }
+        return out
+    }
+
     @Test("strings are escaped as a plain escaper writes them, across the 4 KiB chunks and at every offset")
     func stringsAreEscaped() throws {
-        func plain(_ s: String) -> String {
-            var out: [UInt8] = [34]
-            for b in s.utf8 {
-                switch b {
-                case 34: out += [92, 34]
-                case 92: out += [92, 92]
-                case 0x0A: out += Array("\\n".utf8)
-                case 0x0D: out += Array("\\r".utf8)
-                case 0x09: out += Array("\\t".utf8)
-                case 0..<0x20: out += Array(("\\u00" + String(b >> 4, radix: 16) + String(b & 15, radix: 16)).utf8)
-                default: out.append(b)
-                }
-            }
-            return String(decoding: out + [34], as: UTF8.self)
-        }
+        func plain(_ s: String) -> String { String(decoding: [34] + Self.plainEscaped(Array(s.utf8)) + [34], as: UTF8.self) }
         var g = SystemRandomNumberGenerator()
         // Every byte that needs an escape, bytes either side of them (0x1F/0x20, 0x21/0x23,
         // 0x5B/0x5D, DEL, a lone high byte's neighbours in UTF-8), and runs of them in one word.
@@ -123,21 +126,6 @@ import ReorderPolicy
 
     @Test("every byte is escaped as a plain escaper escapes it, at every offset of texts up to 24 bytes, with a second escape anywhere after it")
     func everyByteAtEveryOffset() {
-        func plain(_ bytes: [UInt8]) -> [UInt8] {
-            var out: [UInt8] = []
-            for b in bytes {
-                switch b {
-                case 34: out += [92, 34]
-                case 92: out += [92, 92]
-                case 0x0A: out += Array("\\n".utf8)
-                case 0x0D: out += Array("\\r".utf8)
-                case 0x09: out += Array("\\t".utf8)
-                case 0..<0x20: out += Array(String(format: "\\u%04x", Int(b)).utf8)
-                default: out.append(b)
-                }
-            }
-            return out
-        }
         var failures = 0
         for length in 1...24 {
             for offset in 0..<length {
@@ -150,7 +138,7 @@ import ReorderPolicy
                         w.raw("<")
                         text.withUnsafeBufferPointer { w.escaped($0) }
                         w.raw(">")
-                        if w.bytes != Array("<".utf8) + plain(text) + Array(">".utf8) { failures += 1 }
+                        if w.bytes != Array("<".utf8) + Self.plainEscaped(text) + Array(">".utf8) { failures += 1 }
                     }
                 }
             }
