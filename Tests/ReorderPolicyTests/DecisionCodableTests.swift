@@ -146,6 +146,20 @@ import ReorderPolicy
         #expect(failures == 0)
     }
 
+    @Test("the worst case for the escaper's room: texts of control characters (six bytes each) up to 4 KiB and past it, a plain byte or none after them, into a buffer with no more room than it makes")
+    func escapesFillTheirRoom() {
+        // The escaper stores whole words that may overhang what it wrote; debug builds (the
+        // tests') assert that every store stays within the room it reserved.
+        for length in Array(1...40) + [4_095, 4_096, 4_097, 8_200] {
+            for tail in [nil, UInt8(ascii: "x"), UInt8(ascii: "\"")] as [UInt8?] {
+                let text = [UInt8](repeating: 0x01, count: length) + (tail.map { [$0] } ?? [])
+                var w = JSONWriter(capacity: 1)
+                text.withUnsafeBufferPointer { w.escaped($0) }
+                #expect(w.bytes == Self.plainEscaped(text))
+            }
+        }
+    }
+
     @Test func pairsAreWrittenAsSwiftWritesThem() {
         var g = SystemRandomNumberGenerator()
         let edges = [0, 9, 10, -1, -10, Int.max, Int.min]

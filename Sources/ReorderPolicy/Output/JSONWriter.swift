@@ -155,14 +155,16 @@ package struct JSONWriter {
         while chunk < utf8.count {
             let end = Swift.min(utf8.count, chunk &+ 4096)
             storage.reserve((end &- chunk) &* 6 &+ 8)
-            storage.count = Self.escape(from: base + chunk, count: end &- chunk, to: storage.base + storage.count) - storage.base
+            storage.count = Self.escape(from: base + chunk, count: end &- chunk, to: storage.base + storage.count,
+                                        room: storage.capacity &- storage.count) - storage.base
             assert(storage.count <= storage.capacity, "escaped past the room made for it")
             chunk = end
         }
     }
 
     /// Writes `count` bytes from `source` escaped at `target`, which has room for six bytes a
-    /// byte and eight more; returns where the writing ended.
+    /// byte and eight more (`room` bytes: debug builds check every store against it); returns
+    /// where the writing ended.
     ///
     /// Eight bytes at a time: a word is stored whole, and a word with bytes to escape (found
     /// exactly by ``_JSONBytes/exactEscapes(_:)``) is stored in pieces around them, each
@@ -170,9 +172,16 @@ package struct JSONWriter {
     /// the slack; the next store or the end overwrites or ignores it). A reason has four
     /// quotes: stopping the scan at each and starting it again cost more than the scan.
     @inline(__always)
-    private static func escape(from source: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+    private static func escape(from source: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutablePointer<UInt8>,
+                               room: Int) -> UnsafeMutablePointer<UInt8> {
         let out = UnsafeMutableRawPointer(target)
         var written = 0
+        assert(room >= count &* 6 &+ 8, "less room than the worst case")
+        /// Stores a whole word (little-endian) at `written`, without counting it written.
+        @inline(__always) func store(_ word: UInt64) {
+            assert(written &+ 8 <= room, "a word stored past the room made for the text")
+            out.storeBytes(of: word.littleEndian, toByteOffset: written, as: UInt64.self)
+        }
         /// Writes the first `length` bytes of `word` (little-endian), escaping those `flags`
         /// marks (the high bit of each).
         @inline(__always) func write(_ word: UInt64, length: Int, flags: UInt64) {
@@ -180,14 +189,15 @@ package struct JSONWriter {
             var done = 0  // bytes of `word` written
             while flags != 0 {
                 let k = flags.trailingZeroBitCount &>> 3
-                out.storeBytes(of: (word &>> UInt64(done &<< 3)).littleEndian, toByteOffset: written, as: UInt64.self)
+                store(word &>> UInt64(done &<< 3))
                 written &+= k &- done
+                assert(written &+ 6 <= room, "an escape written past the room made for the text")
                 written &+= escapeSequence(UInt8(truncatingIfNeeded: word &>> UInt64(k &<< 3)), at: out + written)
                 done = k &+ 1
                 flags &= flags &- 1
             }
             if done < length {
-                out.storeBytes(of: (word &>> UInt64(done &<< 3)).littleEndian, toByteOffset: written, as: UInt64.self)
+                store(word &>> UInt64(done &<< 3))
                 written &+= length &- done
             }
         }
@@ -196,7 +206,7 @@ package struct JSONWriter {
             let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self).littleEndian
             let flags = _JSONBytes.exactEscapes(word)
             if flags == 0 {
-                out.storeBytes(of: word.littleEndian, toByteOffset: written, as: UInt64.self)
+                store(word)
                 written &+= 8
             } else {
                 write(word, length: 8, flags: flags)
