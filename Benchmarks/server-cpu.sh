@@ -12,27 +12,26 @@ OLD=$(realpath "$1"); NEW=$(realpath "$2")
 cd "$(dirname "$0")"
 D=${D:-5}; R=${R:-3}
 source ./load-rounds.sh
-
 prepare
-bb=0
-cpu() {  # PORT PID URL BODY: "req/s µs-per-request"
+cpu() {  # PID URL BODY: "req/s µs-per-request"
   local c1 c2 rps
-  c1=$(awk '{print $14 + $15}' "/proc/$2/stat")
-  rps=$(run "$3" "$4")
-  c2=$(awk '{print $14 + $15}' "/proc/$2/stat")
+  c1=$(awk '{print $14 + $15}' "/proc/$1/stat")
+  rps=$(run "$2" "$3")
+  c2=$(awk '{print $14 + $15}' "/proc/$1/stat")
   python3 -c "r = $rps; print('%.0f %.0f' % (r, ($c2 - $c1) / $(getconf CLK_TCK) * 1e6 / (r * $D)))"
 }
-start() {  # BINARY: a fresh server on 18191 with the table stored; prints its PID
+pid=
+start() {  # BINARY: a fresh server on 18191 (a job of this shell, so the exit trap stops it) with the table stored
   "$1" --policies "$POLICIES" --port 18191 >/dev/null 2>&1 &
-  local pid=$!
-  sleep 1.5
+  pid=$!
+  for _ in $(seq 50); do curl -s -o /dev/null http://127.0.0.1:18191/ && break; sleep 0.1; done
   curl -sf -X PUT "http://127.0.0.1:18191/v1/tables/$(cat table.ref)" --data-binary @table.json >/dev/null
-  echo $pid
 }
+stop() { kill "$pid"; wait "$pid" 2>/dev/null || true; }
 check=http://127.0.0.1:18191/v1/policies/grouped-list/check
-pid=$(start "$OLD")
+start "$OLD"
 bb=$(curl -s $check --data-binary @batch-ref.json | wc -c)
-kill $pid; wait $pid 2>/dev/null || true
+stop
 $BIN/BareServer 18293 "$bb" >/dev/null 2>&1 &
 bare=$!
 sleep 1
@@ -40,9 +39,9 @@ echo "round target req/s server-CPU-us-per-request"
 for r in $(seq "$R"); do
   for name in old new; do
     [ $name = old ] && binary=$OLD || binary=$NEW
-    pid=$(start "$binary")
-    echo "$r $name $(cpu 18191 $pid $check batch-ref.json)"
-    kill $pid; wait $pid 2>/dev/null || true
+    start "$binary"
+    echo "$r $name $(cpu $pid $check batch-ref.json)"
+    stop
   done
-  echo "$r bare $(cpu 18293 $bare http://127.0.0.1:18293/ batch-ref.json)"
+  echo "$r bare $(cpu $bare http://127.0.0.1:18293/ batch-ref.json)"
 done

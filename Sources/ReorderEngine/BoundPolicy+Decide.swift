@@ -139,7 +139,9 @@ extension BoundPolicy {
     /// Calls `body` with the text (UTF-8) of why row rule `index`, one of `outline`'s rules,
     /// holds the row or is broken, worded in place: nothing is kept (nor allocated, for the
     /// usual reason of up to 128 bytes). `address` is where the caller keeps this binding (a
-    /// copy of it) for the call: the rule's wording reads the binding there. Without it, the
+    /// copy of it) for the call: the rule's wording reads the binding there. Precondition:
+    /// `address.pointee` is a copy of `self` (the units are taken from `self`, the rows and
+    /// sections they name from `address`). Without it, the
     /// binding was copied whole (425 bytes) per reason to have an address (issue #26); and
     /// the binding itself is still passed, as a method called on `address.pointee` (the
     /// rule's unit, out of `compiled.rules`) copies what it is called on, a retain and a
