@@ -489,59 +489,66 @@ public struct JSONDocument: Sendable {
             let n = bytes.count
             guard depth + 1 <= maxDepth, i < n, bytes[i] == UInt8(ascii: "{"), let base = bytes.baseAddress else { return false }
             let start = i, mark = tape.count, pairs = pairsRead
-            @inline(__always) func blanks() {
-                while i < n, base[i] == 0x20 || base[i] == 0x09 { i &+= 1 }
-            }
-            @inline(__always) func expect(_ byte: UInt8) -> Bool {
-                guard i < n, base[i] == byte else { return false }
-                i &+= 1
-                return true
-            }
-            /// `"from"` (0) or `"to"` (1), its token written.
-            @inline(__always) func key() -> Int? {
-                let open = i
+            // A local index and no nested function that captures `self`: `entry` was such a
+            // function, called twice, and it stayed a call that kept the index in memory.
+            var k = i &+ 1
+            tape.append(Token(kind: .object, start: start, end: start, next: 0))
+            Self.blanks(base, n, &k)
+            var first = -1
+            var read = false
+            entries: for entry in 0..<2 {
+                // `"from"` (0) or `"to"` (1), other than the first entry's key.
+                let open = k
                 let which: Int
                 if open &+ 6 <= n, base[open] == UInt8(ascii: "\""), base[open &+ 1] == UInt8(ascii: "f"), base[open &+ 2] == UInt8(ascii: "r"),
                    base[open &+ 3] == UInt8(ascii: "o"), base[open &+ 4] == UInt8(ascii: "m"), base[open &+ 5] == UInt8(ascii: "\"") {
                     which = 0
-                    i = open &+ 6
+                    k = open &+ 6
                 } else if open &+ 4 <= n, base[open] == UInt8(ascii: "\""), base[open &+ 1] == UInt8(ascii: "t"),
                           base[open &+ 2] == UInt8(ascii: "o"), base[open &+ 3] == UInt8(ascii: "\"") {
                     which = 1
-                    i = open &+ 4
+                    k = open &+ 4
                 } else {
-                    return nil
+                    break entries
                 }
-                tape.append(Token(kind: .string, start: open, end: i, next: tape.count &+ 1))
-                return which
-            }
-            /// A key other than `other`, `:` and a position, and the blanks after them.
-            @inline(__always) func entry(other: Int?) -> Int? {
-                guard let which = key(), which != other else { return nil }
-                blanks()
-                guard expect(UInt8(ascii: ":")) else { return nil }
-                blanks()
-                guard pairOfIntegers(depth: depth &+ 2) else { return nil }
-                blanks()
-                return which
-            }
-            tape.append(Token(kind: .object, start: start, end: start, next: 0))
-            i &+= 1
-            blanks()
-            if let first = entry(other: nil), expect(UInt8(ascii: ",")) {
-                blanks()
-                if entry(other: first) != nil, expect(UInt8(ascii: "}")) {
-                    tape[mark].end32 = UInt32(truncatingIfNeeded: i)
-                    tape[mark].next32 = UInt32(truncatingIfNeeded: tape.count)
-                    tape[mark].count32 = 2
-                    movesRead &+= 1
-                    return true
+                guard which != first else { break entries }
+                tape.append(Token(kind: .string, start: open, end: k, next: tape.count &+ 1))
+                // `:`, the position, and the `,` or `}` after it, spaced with blanks.
+                Self.blanks(base, n, &k)
+                guard k < n, base[k] == UInt8(ascii: ":") else { break entries }
+                k &+= 1
+                Self.blanks(base, n, &k)
+                i = k
+                guard pairOfIntegers(depth: depth &+ 2) else { break entries }
+                k = i
+                Self.blanks(base, n, &k)
+                guard k < n, base[k] == (entry == 0 ? UInt8(ascii: ",") : UInt8(ascii: "}")) else { break entries }
+                k &+= 1
+                if entry == 0 {
+                    first = which
+                    Self.blanks(base, n, &k)
+                } else {
+                    read = true
                 }
             }
-            tape.truncate(to: mark)
-            i = start
-            pairsRead = pairs
-            return false
+            guard read else {
+                tape.truncate(to: mark)
+                i = start
+                pairsRead = pairs
+                return false
+            }
+            i = k
+            tape[mark].end32 = UInt32(truncatingIfNeeded: k)
+            tape[mark].next32 = UInt32(truncatingIfNeeded: tape.count)
+            tape[mark].count32 = 2
+            movesRead &+= 1
+            return true
+        }
+
+        /// Moves `k` past spaces and tabs.
+        @inline(__always)
+        private static func blanks(_ base: UnsafePointer<UInt8>, _ n: Int, _ k: inout Int) {
+            while k < n, base[k] == 0x20 || base[k] == 0x09 { k &+= 1 }
         }
 
         @inline(__always)
