@@ -96,15 +96,14 @@ extension BoundPolicy {
     private func decideRow(_ move: Move, _ from: Position, _ to: Position) -> Decision {
         let outline = outlineRow(move, from, to)
         var first: Violation?, more: [Violation] = []
-        guard !outline.rules.isEmpty else {
-            return Decision(move: move, kind: outline.kind, target: outline.target, first: nil, more: [], placeholder: compiled.noViolation)
-        }
-        withUnsafePointer(to: self) { address in
-            for index in outline.rules {
-                var reason = WordedReason()
-                word(index, of: outline, at: address, into: &reason)
-                let broken = violation(index, reason.reason)
-                if first == nil { first = broken } else { more.append(broken) }
+        if !outline.rules.isEmpty {  // an allowed move words nothing: no address needed
+            withUnsafePointer(to: self) { address in
+                for index in outline.rules {
+                    var reason = WordedReason()
+                    word(index, of: outline, at: address, into: &reason)
+                    let broken = violation(index, reason.reason)
+                    if first == nil { first = broken } else { more.append(broken) }
+                }
             }
         }
         return Decision(move: move, kind: outline.kind, target: outline.target, first: first, more: more,
@@ -138,14 +137,14 @@ extension BoundPolicy {
 
     /// Calls `body` with the text (UTF-8) of why row rule `index`, one of `outline`'s rules,
     /// holds the row or is broken, worded in place: nothing is kept (nor allocated, for the
-    /// usual reason of up to 128 bytes). `address` is where the caller keeps this binding (a
-    /// copy of it) for the call: the rule's wording reads the binding there. Precondition:
-    /// `address.pointee` is a copy of `self` (the units are taken from `self`, the rows and
-    /// sections they name from `address`). Without it, the
-    /// binding was copied whole (425 bytes) per reason to have an address (issue #26); and
-    /// the binding itself is still passed, as a method called on `address.pointee` (the
-    /// rule's unit, out of `compiled.rules`) copies what it is called on, a retain and a
-    /// release each.
+    /// usual reason of up to 128 bytes).
+    ///
+    /// `address` is where the caller keeps this binding (a copy of it) for the call, and the
+    /// rule's wording reads rows and sections there. Precondition: `address.pointee` is a copy
+    /// of `self`, from which the rule's unit is taken. Without an address, the binding was
+    /// copied whole (425 bytes) per reason to have one (issue #26); and `self` is still
+    /// needed, as a method called on `address.pointee` (the unit, out of `compiled.rules`)
+    /// copies what it is called on, with a retain and a release.
     package func withReason(_ index: Int, of outline: DecisionOutline, at address: UnsafePointer<BoundPolicy>,
                             _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var reason = WordedReason()
@@ -228,7 +227,7 @@ package struct RuleIndexSet: Sequence, Sendable {
     package init() {}
 
     /// Whether the set has no index.
-    package var isEmpty: Bool { low == 0 && high.isEmpty }
+    @inlinable package var isEmpty: Bool { low == 0 && high.isEmpty }
 
     /// Adds `index`, greater than every index in the set.
     @inlinable package mutating func insert(_ index: Int) {

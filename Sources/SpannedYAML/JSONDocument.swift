@@ -428,9 +428,6 @@ public struct JSONDocument: Sendable {
             let n = bytes.count
             guard depth <= maxDepth, i < n, bytes[i] == UInt8(ascii: "["), let base = bytes.baseAddress else { return false }
             var k = i &+ 1
-            @inline(__always) func blanks() {
-                while k < n, base[k] == 0x20 || base[k] == 0x09 { k &+= 1 }
-            }
             /// An integer from `k` of one to nine digits without a leading zero: its value.
             @inline(__always) func integer() -> Int32? {
                 guard k < n else { return nil }
@@ -450,11 +447,11 @@ public struct JSONDocument: Sendable {
             }
             /// Blanks, an integer, blanks and `separator`: the integer and where its digits are.
             @inline(__always) func item(then separator: UInt8) -> (value: Int32, start: Int, end: Int)? {
-                blanks()
+                Self.blanks(base, n, &k)
                 let start = k
                 guard let value = integer() else { return nil }
                 let end = k
-                blanks()
+                Self.blanks(base, n, &k)
                 guard k < n, base[k] == separator else { return nil }
                 k &+= 1
                 return (value, start, end)

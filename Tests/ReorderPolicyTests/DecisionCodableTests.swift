@@ -146,7 +146,7 @@ import ReorderPolicy
         #expect(failures == 0)
     }
 
-    @Test("the worst case for the escaper's room: texts of control characters (six bytes each) up to 4 KiB and past it, a plain byte or none after them, into a buffer with no more room than it makes")
+    @Test("the worst case for the escaper's room: texts of control characters (six bytes each) up to 4 KiB and past it, a plain byte or none after them, every store checked (debug builds) against the buffer's real room")
     func escapesFillTheirRoom() {
         // The escaper stores whole words that may overhang what it wrote; debug builds (the
         // tests') assert that every store stays within the room it reserved.
