@@ -136,8 +136,9 @@ extension BoundPolicy {
     }
 
     /// Calls `body` with the text (UTF-8) of why row rule `index`, one of `outline`'s rules,
-    /// holds the row or is broken, worded in place: nothing is kept (nor allocated, for the
-    /// usual reason of up to 128 bytes).
+    /// holds the row or is broken, as the content of a JSON string (escaped, without its
+    /// quotes), worded in place: nothing is kept (nor allocated, for the usual reason of up to
+    /// 128 bytes), and nothing scanned to escape it (``JSONWordedReason``).
     ///
     /// `address` is where the caller keeps this binding (a copy of it) for the call, and the
     /// rule's wording reads rows and sections there. Precondition: `address.pointee` is a copy
@@ -145,17 +146,17 @@ extension BoundPolicy {
     /// copied whole (425 bytes) per reason to have one (issue #26); and `self` is still
     /// needed, as a method called on `address.pointee` (the unit, out of `compiled.rules`)
     /// copies what it is called on, with a retain and a release.
-    package func withReason(_ index: Int, of outline: DecisionOutline, at address: UnsafePointer<BoundPolicy>,
-                            _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        var reason = WordedReason()
+    package func withJSONReason(_ index: Int, of outline: DecisionOutline, at address: UnsafePointer<BoundPolicy>,
+                                _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var reason = JSONWordedReason()
         word(index, of: outline, at: address, into: &reason)
         reason.withUTF8(body)
     }
 
     /// Words into `reason` why row rule `index`, one of `outline`'s rules, holds the row or is
     /// broken (reasons are worded only for the rules named, each decided once); `address` as
-    /// ``withReason(_:of:at:_:)`` has it.
-    func word(_ index: Int, of outline: DecisionOutline, at address: UnsafePointer<BoundPolicy>, into reason: inout WordedReason) {
+    /// ``withJSONReason(_:of:at:_:)`` has it.
+    func word<W: ReasonText>(_ index: Int, of outline: DecisionOutline, at address: UnsafePointer<BoundPolicy>, into reason: inout W) {
         guard case .row(let from, let to) = outline.move else { preconditionFailure("an outline of a section move") }
         if outline.kind == .denied, let held = effects[index].held {
             reason = heldWording(held, from)
@@ -169,14 +170,14 @@ extension BoundPolicy {
         effects[index].held?.contains(from) ?? false
     }
 
-    private func heldWording(_ held: HeldRows, _ from: Position) -> WordedReason {
+    private func heldWording<W: ReasonText>(_ held: HeldRows, _ from: Position) -> W {
         "row \(rowName(from)) at \(from) is \(held.word)"
     }
 
     /// For a rule that holds the row at `from` (a lock, pin or reserve): why it cannot be picked up.
     func holdsMovingRow(_ index: Int, _ from: Position) -> RuleFinding? {
         guard let held = effects[index].held, held.contains(from) else { return nil }
-        return .violated(heldWording(held, from).reason)
+        return .violated((heldWording(held, from) as WordedReason).reason)
     }
 
     /// One row rule's verdict on moving the (movable) row at `from` to `to`, once ``breaks(_:_:_:)``
@@ -196,8 +197,8 @@ extension BoundPolicy {
     /// ``rowWording(_:_:_:broken:into:)`` with this binding kept at `address` (a copy of it).
     /// (`reason` is passed on by address: captured `inout` by the closure, it was copied in
     /// and out whole, 145 bytes each way.)
-    private func rowWording(_ index: Int, _ from: Position, _ to: Position, broken: Bool, at address: UnsafePointer<BoundPolicy>,
-                            into reason: inout WordedReason) -> RuleScope {
+    private func rowWording<W: ReasonText>(_ index: Int, _ from: Position, _ to: Position, broken: Bool, at address: UnsafePointer<BoundPolicy>,
+                                           into reason: inout W) -> RuleScope {
         withUnsafeMutablePointer(to: &reason) { reason in
             compiled.rules[index].word(RowCheck(bound: address, rule: index, from: from, to: to, broken: broken), into: &reason.pointee)
         }

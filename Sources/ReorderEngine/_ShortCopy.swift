@@ -69,3 +69,39 @@ public enum _Decimal {
         return sign &+ digits
     }
 }
+
+/// How a byte is escaped in a JSON string: the one escape table of the JSON writer and of
+/// reasons worded for JSON (``JSONWordedReason``). Not API: public (and underscored) only to
+/// be inlined into the JSON writer, as `_ShortCopy` is.
+public enum _JSONEscape {
+    /// Whether `byte` must be escaped in a JSON string: a quote, a backslash or a control
+    /// character.
+    @inlinable @inline(__always)
+    public static func isNeeded(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 34 || byte == 92
+    }
+
+    /// Writes the escape of `byte` (a quote, a backslash or a control character) at `out`,
+    /// which has room for six bytes; returns its length.
+    @inlinable @inline(__always)
+    public static func sequence(_ byte: UInt8, at out: UnsafeMutableRawPointer) -> Int {
+        let p = out.assumingMemoryBound(to: UInt8.self)
+        p[0] = 92
+        switch byte {
+        case 34: p[1] = 34
+        case 92: p[1] = 92
+        case 0x0A: p[1] = 110
+        case 0x0D: p[1] = 114
+        case 0x09: p[1] = 116
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            p[1] = 117  // u00XY
+            p[2] = 48
+            p[3] = 48
+            p[4] = hex.utf8Start[Int(byte >> 4)]
+            p[5] = hex.utf8Start[Int(byte & 15)]
+            return 6
+        }
+        return 2
+    }
+}

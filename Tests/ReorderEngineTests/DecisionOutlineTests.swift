@@ -59,6 +59,25 @@ import Testing
                 "\(tally)")
     }
 
+    @Test("reasons worded for JSON escape hostile ids, names and kinds as the JSON writer escapes the plain reason")
+    func hostileVocabulary() throws {
+        var gen = RandomPolicies(seed: 0x0E5C)
+        // Quotes, backslashes, control characters, non-ASCII, and ids long enough that a
+        // reason outgrows its 128 inline bytes (escaped, six bytes a control character).
+        let long = String(repeating: "long\u{1}", count: 30)
+        gen.rowIDs = ["a", "q\"", "back\\slash", "nl\n", "\u{01}\t\u{1F}", "é💥", long]
+        gen.sectionIDs = ["In", "\"S\"", "tab\t", long]
+        gen.kinds = ["item", "k\"ind", "a\\b"]
+        gen.tags = ["x", "t\n"]
+        gen.attributeNames = ["wip", "fl\"oor"]
+        var tally = Tally()
+        for _ in 0..<200 {
+            let bound = try CompiledPolicy(gen.policy()).bind(gen.table())
+            expectSameResults(bound, &tally)
+        }
+        #expect(tally.moves > 5_000 && tally.refused > 1_000 && tally.denied > 100 && tally.several > 50, "\(tally)")
+    }
+
     @Test("rules past the 64th are named, as the brute-force reference names them, and worded from the outline as from the decision")
     func manyRules() throws {
         var gen = RandomPolicies(seed: 0x64)

@@ -16,12 +16,12 @@ struct SplitMix64: RandomNumberGenerator {
 /// Random tables and policies over small vocabularies, so selectors often hit.
 struct RandomPolicies {
     var rng: SplitMix64
-    let rowIDs = ["a", "b", "c", "d", "2", "x\"y"]
-    let kinds = ["item", "add", "status"]
-    let tags = ["x", "y"]
-    let sectionIDs = ["In", "Out", "all", "2", "a b"]
-    let sectionKinds = ["bucket", "pool"]
-    let attributeNames = ["wip", "floor"]
+    var rowIDs = ["a", "b", "c", "d", "2", "x\"y"]
+    var kinds = ["item", "add", "status"]
+    var tags = ["x", "y"]
+    var sectionIDs = ["In", "Out", "all", "2", "a b"]
+    var sectionKinds = ["bucket", "pool"]
+    var attributeNames = ["wip", "floor"]
     /// How deep random selectors nest lists and `not` (SPEC §8.1, §8.2).
     var depth = 0
 

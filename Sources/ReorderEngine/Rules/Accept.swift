@@ -69,7 +69,8 @@ extension AcceptRule: RowRuleKind {
             RuleEffects(admission: Admission(guarded: binder.sections(section), from: binder.sections(from), rows: binder.query(rows)))
         }
 
-        func word(_ c: RowCheck, into reason: inout WordedReason) -> RuleScope {
+        @_specialize(where W == WordedReason) @_specialize(where W == JSONWordedReason)
+        func word<W: ReasonText>(_ c: RowCheck, into reason: inout W) -> RuleScope {
             guard let a = c.effects.admission else {
                 reason = "guards no section"
                 return .notApplicable

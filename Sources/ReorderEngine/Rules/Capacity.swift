@@ -178,7 +178,8 @@ extension CapacityRule: RowRuleKind {
             return ""
         }
 
-        func word(_ c: RowCheck, into reason: inout WordedReason) -> RuleScope {
+        @_specialize(where W == WordedReason) @_specialize(where W == JSONWordedReason)
+        func word<W: ReasonText>(_ c: RowCheck, into reason: inout W) -> RuleScope {
             guard let limits = c.effects.limits else {
                 reason = "limits no section"
                 return .notApplicable
@@ -215,7 +216,7 @@ extension CapacityRule: RowRuleKind {
                     fine.append("\(c.sectionName(s)) would keep \(after) of at least \(min)\(what)\(attributeNote(rule.min))")
                 }
             }
-            reason = WordedReason(Reason.joined(problems.isEmpty ? fine : problems))
+            reason = W(Reason.joined(problems.isEmpty ? fine : problems))
             return .applies
         }
 

@@ -37,7 +37,8 @@ extension KeepInSectionRule: RowRuleKind {
             RuleEffects(staying: binder.query(rows))
         }
 
-        func word(_ c: RowCheck, into reason: inout WordedReason) -> RuleScope {
+        @_specialize(where W == WordedReason) @_specialize(where W == JSONWordedReason)
+        func word<W: ReasonText>(_ c: RowCheck, into reason: inout W) -> RuleScope {
             guard let q = c.effects.staying, c.selects(q, c.from) else {
                 reason = "does not select \(c.row)"
                 return .notApplicable

@@ -35,7 +35,8 @@ extension KeepOrderRule: RowRuleKind {
             RuleEffects(fixedOrder: binder.sections(section))
         }
 
-        func word(_ c: RowCheck, into reason: inout WordedReason) -> RuleScope {
+        @_specialize(where W == WordedReason) @_specialize(where W == JSONWordedReason)
+        func word<W: ReasonText>(_ c: RowCheck, into reason: inout W) -> RuleScope {
             guard let fixed = c.effects.fixedOrder, fixed[c.s] else {
                 reason = "does not select \(c.sectionName(c.s))"
                 return .notApplicable

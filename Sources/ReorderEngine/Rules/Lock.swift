@@ -39,7 +39,8 @@ extension LockRule: RowRuleKind {
 
         // A lock only stops rows from being picked up (the engine words that, from `held`):
         // no move of a row it lets go of can break it.
-        func word(_ c: RowCheck, into reason: inout WordedReason) -> RuleScope {
+        @_specialize(where W == WordedReason) @_specialize(where W == JSONWordedReason)
+        func word<W: ReasonText>(_ c: RowCheck, into reason: inout W) -> RuleScope {
             reason = "does not select \(c.row); locked rows may still shift"
             return .notApplicable
         }

@@ -52,7 +52,8 @@ extension PinRule: RowRuleKind {
             RuleEffects(held: binder.held(rows, anchor: anchor, pins: true, word: "pinned"))
         }
 
-        func word(_ c: RowCheck, into reason: inout WordedReason) -> RuleScope { c.heldRowsWording(into: &reason) }
+        @_specialize(where W == WordedReason) @_specialize(where W == JSONWordedReason)
+        func word<W: ReasonText>(_ c: RowCheck, into reason: inout W) -> RuleScope { c.heldRowsWording(into: &reason) }
         func word(_ c: BlockCheck) -> Reason { c.heldRowsReason() }
     }
 }
@@ -60,7 +61,7 @@ extension PinRule: RowRuleKind {
 // How pins and reserved slots word their verdicts (a reserve is exactly a pin, SPEC §2.2).
 extension RowCheck {
     /// Which held row the move would shift, and how (the first in reading order, and how many more).
-    func heldRowsWording(into reason: inout WordedReason) -> RuleScope {
+    func heldRowsWording<W: ReasonText>(into reason: inout W) -> RuleScope {
         guard let held = effects.held else {
             reason = "holds no row"
             return .notApplicable

@@ -81,7 +81,8 @@ extension ReserveRule: RowRuleKind {
             RuleEffects(held: binder.held(rows, anchor: edge, pins: true, word: "reserved"))
         }
 
-        func word(_ c: RowCheck, into reason: inout WordedReason) -> RuleScope { c.heldRowsWording(into: &reason) }
+        @_specialize(where W == WordedReason) @_specialize(where W == JSONWordedReason)
+        func word<W: ReasonText>(_ c: RowCheck, into reason: inout W) -> RuleScope { c.heldRowsWording(into: &reason) }
         func word(_ c: BlockCheck) -> Reason { c.heldRowsReason() }
     }
 }

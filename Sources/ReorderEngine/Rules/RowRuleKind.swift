@@ -31,7 +31,10 @@ package protocol CompiledRowRuleKind: Sendable {
     /// Words the rule's verdict on one row move into `reason` and says whether the rule
     /// applies; `check.broken` says whether it is violated. (Into the caller's buffer, not
     /// returned: a returned reason was copied whole at every call on the way out, issue #26.)
-    func word(_ check: RowCheck, into reason: inout WordedReason) -> RuleScope
+    /// Plain text or JSON string content, as `W` has it: a unit words once and
+    /// `@_specialize`s for ``WordedReason`` and ``JSONWordedReason`` (unspecialized, every
+    /// piece of the wording is a call through `W`'s witness table).
+    func word<W: ReasonText>(_ check: RowCheck, into reason: inout W) -> RuleScope
     /// Words why a block of rows may not land where proposed (only asked when it is violated).
     func word(_ check: BlockCheck) -> Reason
 }
@@ -111,7 +114,7 @@ package enum RuleScope: Sendable {
 }
 
 /// How a section rule words its verdict on one section move (row rules word into their
-/// caller's ``WordedReason`` and return a ``RuleScope``). Whether it is violated is not the
+/// caller's ``ReasonText`` and return a ``RuleScope``). Whether it is violated is not the
 /// rule's to say (it comes from the effects); the rule says whether it applies and why.
 package enum RuleWording: Sendable {
     /// The rule has nothing to say about this move.

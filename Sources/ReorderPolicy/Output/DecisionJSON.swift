@@ -202,7 +202,7 @@ package enum DecisionJSON {
             first = false
             cache.write(rowRule: index, of: bound.compiled, into: &w)
             w.raw("\"")
-            bound.withReason(index, of: o, at: address) { w.escaped($0) }
+            bound.withJSONReason(index, of: o, at: address) { w.append(buffer: $0) }
             w.raw("\"}")
         }
         w.raw("]")

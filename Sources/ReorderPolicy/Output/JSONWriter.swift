@@ -192,7 +192,7 @@ package struct JSONWriter {
                 store(word &>> UInt64(done &<< 3))
                 written &+= k &- done
                 assert(written &+ 6 <= room, "an escape written past the room made for the text")
-                written &+= escapeSequence(UInt8(truncatingIfNeeded: word &>> UInt64(k &<< 3)), at: out + written)
+                written &+= _JSONEscape.sequence(UInt8(truncatingIfNeeded: word &>> UInt64(k &<< 3)), at: out + written)
                 done = k &+ 1
                 flags &= flags &- 1
             }
@@ -228,30 +228,6 @@ package struct JSONWriter {
         let mask: UInt64 = ~0 &>> UInt64((8 &- rest) &<< 3)
         write(word, length: rest, flags: _JSONBytes.exactEscapes(word) & mask)
         return target + written
-    }
-
-    /// Writes the escape of `byte` (a quote, a backslash or a control character) at `out`;
-    /// returns its length.
-    @inline(__always)
-    private static func escapeSequence(_ byte: UInt8, at out: UnsafeMutableRawPointer) -> Int {
-        let p = out.assumingMemoryBound(to: UInt8.self)
-        p[0] = 92
-        switch byte {
-        case 34: p[1] = 34
-        case 92: p[1] = 92
-        case 0x0A: p[1] = 110
-        case 0x0D: p[1] = 114
-        case 0x09: p[1] = 116
-        default:
-            let hex: StaticString = "0123456789abcdef"
-            p[1] = 117  // u00XY
-            p[2] = 48
-            p[3] = 48
-            p[4] = hex.utf8Start[Int(byte >> 4)]
-            p[5] = hex.utf8Start[Int(byte & 15)]
-            return 6
-        }
-        return 2
     }
 
     /// Appends the escaped content of `s`, without quotes.
