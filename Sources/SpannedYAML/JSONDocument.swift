@@ -167,15 +167,31 @@ public struct JSONDocument: Sendable {
 
         @inline(__always)
         mutating func append(_ token: Token) {
-            if count == capacity {
-                let grown = UnsafeMutablePointer<Token>.allocate(capacity: capacity * 2)
-                grown.moveInitialize(from: base, count: count)
-                base.deallocate()
-                base = grown
-                capacity *= 2
-            }
+            if count == capacity { grow(to: capacity * 2) }
             (base + count).initialize(to: token)
             count += 1
+        }
+
+        /// Room for `extra` more tokens, which ``appendReserved(_:)`` then writes unchecked.
+        @inline(__always)
+        mutating func reserve(_ extra: Int) {
+            if count &+ extra > capacity { grow(to: Swift.max(capacity * 2, count + extra)) }
+        }
+
+        /// Appends a token into room ``reserve(_:)`` made.
+        @inline(__always)
+        mutating func appendReserved(_ token: Token) {
+            assert(count < capacity, "a token appended past the room reserved")
+            (base + count).initialize(to: token)
+            count &+= 1
+        }
+
+        private mutating func grow(to newCapacity: Int) {
+            let grown = UnsafeMutablePointer<Token>.allocate(capacity: newCapacity)
+            grown.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity = newCapacity
         }
 
         /// Drops the tokens from `count` on (a quick read that gave up).
@@ -425,53 +441,85 @@ public struct JSONDocument: Sendable {
         /// of reading a batch.
         @inline(__always)
         private mutating func pairOfIntegers(depth: Int) -> Bool {
-            let n = bytes.count
-            guard depth <= maxDepth, i < n, bytes[i] == UInt8(ascii: "["), let base = bytes.baseAddress else { return false }
-            var k = i &+ 1
-            /// An integer from `k` of one to nine digits without a leading zero: its value.
-            @inline(__always) func integer() -> Int32? {
-                guard k < n else { return nil }
-                let negative = base[k] == UInt8(ascii: "-")
-                if negative { k &+= 1 }
-                let lead = k
-                var value: Int32 = 0
-                while k < n {
-                    let d = base[k] &- 0x30
-                    guard d < 10 else { break }
-                    value = value &* 10 &+ Int32(d)
-                    k &+= 1
-                }
-                let whole = k &- lead
-                guard whole > 0, whole <= 9, whole == 1 || base[lead] != UInt8(ascii: "0") else { return nil }
-                return negative ? -value : value
-            }
-            /// Blanks, an integer, blanks and `separator`: the integer and where its digits are.
-            @inline(__always) func item(then separator: UInt8) -> (value: Int32, start: Int, end: Int)? {
-                Self.blanks(base, n, &k)
-                let start = k
-                guard let value = integer() else { return nil }
-                let end = k
-                Self.blanks(base, n, &k)
-                guard k < n, base[k] == separator else { return nil }
-                k &+= 1
-                return (value, start, end)
-            }
-            guard let a = item(then: UInt8(ascii: ",")), let b = item(then: UInt8(ascii: "]")) else { return false }
-            let list = tape.count
-            var listToken = Token(kind: .array, start: i, end: k, next: list &+ 3)
-            listToken.count32 = 2
-            tape.append(listToken)
-            @inline(__always) func append(_ number: (value: Int32, start: Int, end: Int), next: Int) {
-                var token = Token(kind: .number, start: number.start, end: number.end, next: next)
-                token.small = true
-                token.count32 = UInt32(bitPattern: number.value)
-                tape.append(token)
-            }
-            append(a, next: list &+ 2)
-            append(b, next: list &+ 3)
+            guard depth <= maxDepth, let base = bytes.baseAddress else { return false }
+            var k = i
+            var pair = Pair()
+            guard Self.pair(base, bytes.count, &k, into: &pair) else { return false }
+            tape.reserve(3)
+            appendPair(pair, start: i, end: k)
             i = k
-            pairsRead &+= 1
             return true
+        }
+
+        /// A pair of integers as ``pair(_:_:_:into:)`` reads it: values and where their digits are.
+        struct Pair {
+            var a: Int32 = 0, b: Int32 = 0
+            var aStart = 0, aEnd = 0, bStart = 0, bEnd = 0
+        }
+
+        /// Reads `[a, b]` from `k` as ``pairOfIntegers(depth:)`` has it, into `pair`, and moves
+        /// `k` past it; false (`k` anywhere) when the bytes there are anything else. Static,
+        /// with the index a local: as a method of the reader, reading and writing its index and
+        /// tape through `self`, a pair cost about 220 instructions (issue #26).
+        @inline(__always)
+        private static func pair(_ base: UnsafePointer<UInt8>, _ n: Int, _ k: inout Int, into pair: inout Pair) -> Bool {
+            guard k < n, base[k] == UInt8(ascii: "[") else { return false }
+            k &+= 1
+            blanks(base, n, &k)
+            pair.aStart = k
+            guard integer(base, n, &k, into: &pair.a) else { return false }
+            pair.aEnd = k
+            blanks(base, n, &k)
+            guard k < n, base[k] == UInt8(ascii: ",") else { return false }
+            k &+= 1
+            blanks(base, n, &k)
+            pair.bStart = k
+            guard integer(base, n, &k, into: &pair.b) else { return false }
+            pair.bEnd = k
+            blanks(base, n, &k)
+            guard k < n, base[k] == UInt8(ascii: "]") else { return false }
+            k &+= 1
+            return true
+        }
+
+        /// An integer from `k` of one to nine digits without a leading zero, maybe negative:
+        /// its value into `value`, `k` past it; false for anything else.
+        @inline(__always)
+        private static func integer(_ base: UnsafePointer<UInt8>, _ n: Int, _ k: inout Int, into value: inout Int32) -> Bool {
+            guard k < n else { return false }
+            let negative = base[k] == UInt8(ascii: "-")
+            if negative { k &+= 1 }
+            let lead = k
+            var v: Int32 = 0
+            while k < n {
+                let d = base[k] &- 0x30
+                guard d < 10 else { break }
+                v = v &* 10 &+ Int32(d)
+                k &+= 1
+            }
+            let whole = k &- lead
+            guard whole > 0, whole <= 9, whole == 1 || base[lead] != UInt8(ascii: "0") else { return false }
+            value = negative ? -v : v
+            return true
+        }
+
+        /// Writes a pair's tokens (a list of two small numbers) from `start` to `end`, into
+        /// room reserved for three.
+        @inline(__always)
+        private mutating func appendPair(_ pair: Pair, start: Int, end: Int) {
+            let list = tape.count
+            var listToken = Token(kind: .array, start: start, end: end, next: list &+ 3)
+            listToken.count32 = 2
+            tape.appendReserved(listToken)
+            var a = Token(kind: .number, start: pair.aStart, end: pair.aEnd, next: list &+ 2)
+            a.small = true
+            a.count32 = UInt32(bitPattern: pair.a)
+            tape.appendReserved(a)
+            var b = Token(kind: .number, start: pair.bStart, end: pair.bEnd, next: list &+ 3)
+            b.small = true
+            b.count32 = UInt32(bitPattern: pair.b)
+            tape.appendReserved(b)
+            pairsRead &+= 1
         }
 
         /// `{"from": [a, b], "to": [c, d]}`, the keys in either order, spaced with blanks only
@@ -484,12 +532,15 @@ public struct JSONDocument: Sendable {
         @inline(__always)
         private mutating func moveAtOnce(depth: Int) -> Bool {
             let n = bytes.count
-            guard depth + 1 <= maxDepth, i < n, bytes[i] == UInt8(ascii: "{"), let base = bytes.baseAddress else { return false }
+            // The positions are two levels down: read at once only where they may be.
+            guard depth &+ 2 <= maxDepth, i < n, bytes[i] == UInt8(ascii: "{"), let base = bytes.baseAddress else { return false }
             let start = i, mark = tape.count, pairs = pairsRead
             // A local index and no nested function that captures `self`: `entry` was such a
             // function, called twice, and it stayed a call that kept the index in memory.
             var k = i &+ 1
-            tape.append(Token(kind: .object, start: start, end: start, next: 0))
+            // The object, and a key and a position (three tokens) per entry, unchecked.
+            tape.reserve(9)
+            tape.appendReserved(Token(kind: .object, start: start, end: start, next: 0))
             Self.blanks(base, n, &k)
             var first = -1
             var read = false
@@ -509,15 +560,16 @@ public struct JSONDocument: Sendable {
                     break entries
                 }
                 guard which != first else { break entries }
-                tape.append(Token(kind: .string, start: open, end: k, next: tape.count &+ 1))
+                tape.appendReserved(Token(kind: .string, start: open, end: k, next: tape.count &+ 1))
                 // `:`, the position, and the `,` or `}` after it, spaced with blanks.
                 Self.blanks(base, n, &k)
                 guard k < n, base[k] == UInt8(ascii: ":") else { break entries }
                 k &+= 1
                 Self.blanks(base, n, &k)
-                i = k
-                guard pairOfIntegers(depth: depth &+ 2) else { break entries }
-                k = i
+                let at = k
+                var pair = Pair()
+                guard Self.pair(base, n, &k, into: &pair) else { break entries }
+                appendPair(pair, start: at, end: k)
                 Self.blanks(base, n, &k)
                 guard k < n, base[k] == (entry == 0 ? UInt8(ascii: ",") : UInt8(ascii: "}")) else { break entries }
                 k &+= 1
