@@ -111,7 +111,7 @@ extension BoundPolicy {
     }
 
     /// Decides a row move as far as ``decide(_:)`` does, without wording the rules it names
-    /// (``withReason(_:of:at:_:)`` words them). A section move has no outline: nil.
+    /// (``withJSONReason(_:of:at:_:)`` words them). A section move has no outline: nil.
     package func outline(_ move: Move) throws(MoveError) -> DecisionOutline? {
         try validate(move)
         guard case .row(let from, let to) = move else { return nil }
@@ -258,4 +258,16 @@ package struct RuleIndexSet: Sequence, Sendable {
     }
 
     @inlinable package func makeIterator() -> Iterator { Iterator(low: low, high: high) }
+
+    /// Calls `body` with each index in increasing order. Unlike an iterator, it takes no
+    /// reference to the indices past 63 when there are none (a batch's JSON output named its
+    /// rules through an iterator: a retain and a release of the empty array per move).
+    @inlinable package func forEach(_ body: (Int) -> Void) {
+        var bits = low
+        while bits != 0 {
+            body(bits.trailingZeroBitCount)
+            bits &= bits &- 1
+        }
+        if !high.isEmpty { for index in high { body(index) } }
+    }
 }

@@ -192,12 +192,12 @@ package enum DecisionJSON {
     /// The fields of one decided result given as an outline: each reason is worded straight
     /// into the output, so no decision, violation or reason is kept (issue #26). The same
     /// bytes as the result of `bound.decide(outline.move)`. `address` is where the caller keeps
-    /// `bound` (a copy of it) for the call (``BoundPolicy/withReason(_:of:at:_:)``).
+    /// `bound` (a copy of it) for the call (``BoundPolicy/withJSONReason(_:of:at:_:)``).
     package static func resultFields(_ o: DecisionOutline, bound: BoundPolicy, at address: UnsafePointer<BoundPolicy>, cache: inout PrefixCache,
                                      into w: inout JSONWriter) {
         resultHead(o.move, o.kind, o.target, into: &w)
         var first = true
-        for index in o.rules {
+        o.rules.forEach { index in
             if !first { w.raw(", ") }
             first = false
             cache.write(rowRule: index, of: bound.compiled, into: &w)

@@ -18,7 +18,7 @@ protocol CheckOutput: SendableMetatype {
     /// its decision: then ``CheckRunner`` gives it outlines, and no decision is built.
     static var writesOutlines: Bool { get }
     /// A decided row move as an outline on `bound` (only when ``writesOutlines``), which the
-    /// caller keeps (a copy of) at `address` for the call (``BoundPolicy/withReason(_:of:at:_:)``).
+    /// caller keeps (a copy of) at `address` for the call (``BoundPolicy/withJSONReason(_:of:at:_:)``).
     mutating func result(_ outline: DecisionOutline, bound: BoundPolicy, at address: UnsafePointer<BoundPolicy>, index: Int, into w: inout JSONWriter)
     /// A decided block of rows moved together (SwiftUI's offsets form).
     mutating func result(_ block: BlockResult, index: Int, into w: inout JSONWriter)
