@@ -86,6 +86,8 @@ extension Reason: ExpressibleByStringInterpolation {
         public mutating func appendInterpolation(_ text: String) { bytes.append(text, json: false) }
         /// Appends text (not a literal).
         mutating func appendText(_ text: String) { bytes.append(text, json: false) }
+        package mutating func appendInterpolation(_ name: RowName) { bytes.append(name, json: false) }
+        package mutating func appendInterpolation(_ name: SectionName) { bytes.append(name, json: false) }
     }
 
     public init(stringInterpolation: StringInterpolation) { utf8 = stringInterpolation.bytes.utf8 }
@@ -208,14 +210,17 @@ struct ReasonBytes: Sendable {
         if json { append("\\\"" as StaticString) } else { append(UInt8(ascii: "\"")) }
     }
 
+    /// Appends `n` in decimal: in place while there is room for any number (a reason's
+    /// positions and counts, inlined: a call per number was 60 instructions for one or two
+    /// digits, issue #26), else through ``appendDigits(_:)``.
+    @inline(__always)
     mutating func append(_ n: Int) {
-        if n >= 0 && n < 10 { return append(UInt8(truncatingIfNeeded: 48 &+ n)) }
-        if spilled == nil && count &+ 21 <= 128 {
-            // Room for any number: its digits written in place.
-            let at = count
-            count &+= withUnsafeMutableBytes(of: &inline) { _Decimal.write(n, to: $0.baseAddress!.assumingMemoryBound(to: UInt8.self) + at) }
-            return
-        }
+        guard spilled == nil && count &+ 21 <= 128 else { return appendDigits(n) }
+        let at = count
+        count &+= withUnsafeMutableBytes(of: &inline) { _Decimal.write(n, to: $0.baseAddress!.assumingMemoryBound(to: UInt8.self) + at) }
+    }
+
+    private mutating func appendDigits(_ n: Int) {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { buffer in
             let text = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)  // 24 bytes have an address
@@ -223,11 +228,23 @@ struct ReasonBytes: Sendable {
         }
     }
 
+    /// Appends `s.r`, in place in one go while there is room for any position.
     @inline(__always)
     mutating func append(_ position: Position) {
-        append(position.section)
-        append(UInt8(ascii: "."))
-        append(position.row)
+        guard spilled == nil && count &+ 43 <= 128 else {
+            appendDigits(position.section)
+            append(UInt8(ascii: "."))
+            return appendDigits(position.row)
+        }
+        var at = count
+        withUnsafeMutableBytes(of: &inline) { raw in
+            let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            at &+= _Decimal.write(position.section, to: p + at)
+            p[at] = UInt8(ascii: ".")
+            at &+= 1
+            at &+= _Decimal.write(position.row, to: p + at)
+        }
+        count = at
     }
 
     @inline(__always)
@@ -245,6 +262,24 @@ struct ReasonBytes: Sendable {
                 append(id, json: json, quoted: true)
                 append(")" as StaticString)
             }
+        }
+    }
+
+    /// Appends a row's id, quoted, read where the binding keeps it.
+    @inline(__always)
+    mutating func append(_ name: RowName, json: Bool) {
+        append(name.bound.pointee.rowID(at: name.position), json: json, quoted: true)
+    }
+
+    /// Appends `section 1 ("Doing")`, or `section 1` for a section without an id.
+    @inline(__always)
+    mutating func append(_ name: SectionName, json: Bool) {
+        append("section " as StaticString)
+        append(name.section)
+        if let id = name.bound.pointee.sectionID(name.section) {
+            append(" (" as StaticString)
+            append(id, json: json, quoted: true)
+            append(")" as StaticString)
         }
     }
 
@@ -295,6 +330,24 @@ package protocol ReasonInterpolation: StringInterpolationProtocol where StringLi
     mutating func appendInterpolation(_ position: Position)
     mutating func appendInterpolation(_ number: Int)
     mutating func appendInterpolation(_ text: String)
+    mutating func appendInterpolation(_ name: RowName)
+    mutating func appendInterpolation(_ name: SectionName)
+}
+
+/// A row's id as a reason shows it, `"A"`: where the binding keeps it, read as the reason is
+/// written. Valid only while the wording it is made for lasts (``RowCheck``'s binding). A
+/// ``Reason/Part`` holds the id itself: making one and destroying it, with a retain and a
+/// release, cost more than writing the id (issue #26).
+package struct RowName {
+    let bound: UnsafePointer<BoundPolicy>
+    let position: Position
+}
+
+/// A section as a reason shows it, `section 1 ("Doing")` or `section 1`, read as ``RowName``
+/// reads a row's id.
+package struct SectionName {
+    let bound: UnsafePointer<BoundPolicy>
+    let section: Int
 }
 
 extension Reason.StringInterpolation: ReasonInterpolation {}
@@ -357,6 +410,8 @@ package struct JSONWordedReason: ReasonText, Sendable {
         package mutating func appendInterpolation(_ position: Position) { bytes.append(position) }
         package mutating func appendInterpolation(_ number: Int) { bytes.append(number) }
         package mutating func appendInterpolation(_ text: String) { bytes.append(text, json: true) }
+        package mutating func appendInterpolation(_ name: RowName) { bytes.append(name, json: true) }
+        package mutating func appendInterpolation(_ name: SectionName) { bytes.append(name, json: true) }
     }
 
     private var text: StringInterpolation

@@ -166,7 +166,11 @@ package struct RowCheck: RuleCheck {
     var t: Int { to.section }
     var j: Int { to.row }
     /// The moving row's id, quoted.
-    var row: Reason.Part { bound.rowName(from) }
+    var row: RowName { RowName(bound: boundAddress, position: from) }
+    /// A row's id, quoted (read in place when written: no copy of the id, unlike a ``Reason/Part``).
+    func rowName(_ p: Position) -> RowName { RowName(bound: boundAddress, position: p) }
+    /// `section 1 ("Doing")` or `section 1` (read in place when written, like ``rowName(_:)``).
+    func sectionName(_ u: Int) -> SectionName { SectionName(bound: boundAddress, section: u) }
 
     init(bound: UnsafePointer<BoundPolicy>, rule: Int, from: Position, to: Position, broken: Bool) {
         self.boundAddress = bound
@@ -244,8 +248,12 @@ extension BoundPolicy {
 
     @inline(__always)
     func sectionName(_ u: Int) -> Reason.Part {
-        .section(u, id: boundTable.sections[u].id)
+        .section(u, id: sectionID(u))
     }
+
+    /// The id of section `u`, if it has one.
+    @inline(__always)
+    func sectionID(_ u: Int) -> String? { boundTable.sections[u].id }
 }
 
 extension Reason {
