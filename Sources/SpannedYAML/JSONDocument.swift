@@ -545,26 +545,37 @@ public struct JSONDocument: Sendable {
             var first = -1
             var read = false
             entries: for entry in 0..<2 {
-                // `"from"` (0) or `"to"` (1), other than the first entry's key.
+                // `"from"` (0) or `"to"` (1), other than the first entry's key, and its `:`.
                 let open = k
-                let which: Int
-                if open &+ 6 <= n, base[open] == UInt8(ascii: "\""), base[open &+ 1] == UInt8(ascii: "f"), base[open &+ 2] == UInt8(ascii: "r"),
-                   base[open &+ 3] == UInt8(ascii: "o"), base[open &+ 4] == UInt8(ascii: "m"), base[open &+ 5] == UInt8(ascii: "\"") {
-                    which = 0
+                let which: Int, keyEnd: Int
+                if open &+ 8 <= n, Self.word(base, open) == 0x203A_226D_6F72_6622 {
+                    // `"from": `, as a batch is usually written: one load and one compare.
+                    (which, keyEnd) = (0, open &+ 6)
+                    k = open &+ 8
+                } else if open &+ 8 <= n, Self.word(base, open) & 0xFFFF_FFFF_FFFF == 0x203A_226F_7422 {
+                    // `"to": `
+                    (which, keyEnd) = (1, open &+ 4)
                     k = open &+ 6
-                } else if open &+ 4 <= n, base[open] == UInt8(ascii: "\""), base[open &+ 1] == UInt8(ascii: "t"),
-                          base[open &+ 2] == UInt8(ascii: "o"), base[open &+ 3] == UInt8(ascii: "\"") {
-                    which = 1
-                    k = open &+ 4
                 } else {
-                    break entries
+                    // Otherwise spaced: byte by byte.
+                    if open &+ 6 <= n, base[open] == UInt8(ascii: "\""), base[open &+ 1] == UInt8(ascii: "f"), base[open &+ 2] == UInt8(ascii: "r"),
+                       base[open &+ 3] == UInt8(ascii: "o"), base[open &+ 4] == UInt8(ascii: "m"), base[open &+ 5] == UInt8(ascii: "\"") {
+                        which = 0
+                    } else if open &+ 4 <= n, base[open] == UInt8(ascii: "\""), base[open &+ 1] == UInt8(ascii: "t"),
+                              base[open &+ 2] == UInt8(ascii: "o"), base[open &+ 3] == UInt8(ascii: "\"") {
+                        which = 1
+                    } else {
+                        break entries
+                    }
+                    keyEnd = open &+ (which == 0 ? 6 : 4)
+                    k = keyEnd
+                    Self.blanks(base, n, &k)
+                    guard k < n, base[k] == UInt8(ascii: ":") else { break entries }
+                    k &+= 1
                 }
                 guard which != first else { break entries }
-                tape.appendReserved(Token(kind: .string, start: open, end: k, next: tape.count &+ 1))
-                // `:`, the position, and the `,` or `}` after it, spaced with blanks.
-                Self.blanks(base, n, &k)
-                guard k < n, base[k] == UInt8(ascii: ":") else { break entries }
-                k &+= 1
+                tape.appendReserved(Token(kind: .string, start: open, end: keyEnd, next: tape.count &+ 1))
+                // The position, and the `,` or `}` after it, spaced with blanks.
                 Self.blanks(base, n, &k)
                 let at = k
                 var pair = Pair()
@@ -592,6 +603,12 @@ public struct JSONDocument: Sendable {
             tape[mark].count32 = 2
             movesRead &+= 1
             return true
+        }
+
+        /// The eight bytes from `k` as a little-endian word (the caller checked that they are there).
+        @inline(__always)
+        private static func word(_ base: UnsafePointer<UInt8>, _ k: Int) -> UInt64 {
+            UInt64(littleEndian: UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self))
         }
 
         /// Moves `k` past spaces and tabs.
