@@ -76,13 +76,14 @@ public struct CheckRunner {
     /// (`binding`, where the caller keeps it for the call): read from `self` at each use, the
     /// binding (425 bytes) was copied twice a move to be passed on, as the runner is `inout`,
     /// and once more per worded reason to have an address for the rule's wording (issue #26).
-    /// ``decide(each:_:)`` and ``decide(all:)`` read it once for a whole batch. (A method of
+    /// ``decide(eachRequestMove:)`` and ``decide(all:)`` read it once for a whole batch. (A method of
     /// `binding.pointee` copies the binding to be called: the value is passed for them.)
     private mutating func decide(_ move: Move, bound: BoundPolicy, at binding: UnsafePointer<BoundPolicy>, given: ((inout JSONWriter) -> Void)?) {
         do {
             // A format that writes outlines is given one, and no decision is built (issue #26);
             // a decision log needs the decision.
-            if outlines && log == nil, let outline = try bound.outline(move) {
+            if outlines && log == nil, case .row(let from, let to) = move {
+                let outline = try bound.outline(from: from, to: to)
                 summary.add(outline.kind)
                 sink.result(outline, bound: bound, at: binding, index: count, into: &output)
             } else {
@@ -114,13 +115,20 @@ public struct CheckRunner {
         withUnsafePointer(to: bound) { decide(item, bound: bound, at: $0) }
     }
 
-    /// Decides the items of a moves file in order, as ``decide(_:)-(MoveItem)`` decides each
-    /// (`item` makes one from an element), reading the binding once for all their row moves
-    /// (an offsets item reads it again).
-    package mutating func decide<Elements: Sequence>(each elements: Elements, _ item: (Elements.Element) -> MoveItem) {
+    /// Decides a request's `moves` in order, as ``decide(_:)-(MoveItem)`` decides each item
+    /// ``MovesFile/item(_:)`` reads, reading the binding once for all their row moves: a row
+    /// move read off the tape (``MovesFile/rowMove(_:)``) is decided as it is, with no
+    /// ``MoveItem`` made and destroyed for it (issue #26).
+    package mutating func decide(eachRequestMove items: JSONNode.Items) {
         let bound = self.bound
         withUnsafePointer(to: bound) { address in
-            for element in elements { decide(item(element), bound: bound, at: address) }
+            for node in items {
+                if let move = MovesFile.rowMove(node) {
+                    decide(move, bound: bound, at: address, given: nil)
+                } else {
+                    decide(MovesFile.item(node), bound: bound, at: address)
+                }
+            }
         }
     }
 

@@ -151,12 +151,18 @@ public enum MovesFile {
         return stream.diagnostics
     }
 
+    /// A request's usual item, `{"from": [s, r], "to": [s, r]}` of small integers, read off
+    /// the JSON tape: the row move ``item(_:)`` reads from it by the general path, or nil for
+    /// any other item.
+    @inline(__always)
+    package static func rowMove(_ node: JSONNode) -> Move? {
+        guard let (f, t) = node.rowMoveNumbers else { return nil }
+        return .row(from: Position(section: f.0, row: f.1), to: Position(section: t.0, row: t.1))
+    }
+
     /// Decodes one item.
     public static func item<Node: DocumentNode>(_ node: Node) -> MoveItem {
-        // A request's usual item, read off the JSON tape (the same move the path below reads).
-        if let json = node as? JSONNode, let (f, t) = json.rowMoveNumbers {
-            return .move(.row(from: Position(section: f.0, row: f.1), to: Position(section: t.0, row: t.1)))
-        }
+        if let json = node as? JSONNode, let move = rowMove(json) { return .move(move) }
         guard let entries = node.entries else {
             return .invalid(given: node.tree, error: "a move is a mapping with 'from' and 'to', or 'section-from' and 'section-to'; found \(node.typeName)")
         }

@@ -100,7 +100,7 @@ public enum DecisionService {
                 throw RequestError(message: "'moves' must be a list of moves, found \(fields["moves"]!.typeName)")
             }
             var runner = makeRunner(bound, moves: items.count, policyHash: policyHash, logging: logging)
-            runner.decide(each: items, MovesFile.item)
+            runner.decide(eachRequestMove: items)
             return runner.reply()
         }
     }
