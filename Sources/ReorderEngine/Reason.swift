@@ -72,7 +72,7 @@ extension Reason: ExpressibleByStringInterpolation {
     /// one copies its bytes and nothing else.
     public struct StringInterpolation: StringInterpolationProtocol, Sendable {
         public typealias StringLiteralType = StaticString
-        fileprivate var bytes = ReasonBytes()
+        package var bytes = ReasonBytes()
 
         public init(literalCapacity: Int, interpolationCount: Int) {}
 
@@ -96,7 +96,7 @@ extension Reason: ExpressibleByStringInterpolation {
 /// The bytes of a reason as it is worded, each part written as text as it is appended: into
 /// 128 bytes kept inline (a reason's usual length) and, past them, an array. As plain text
 /// (``Reason``, ``WordedReason``) or as the content of a JSON string (``JSONWordedReason``).
-struct ReasonBytes: Sendable {
+package struct ReasonBytes: Sendable {
     private var inline: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
                          UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
         = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -312,14 +312,31 @@ struct ReasonBytes: Sendable {
 /// once, generically, and `@_specialize`s its wording for both.
 package protocol ReasonText: ExpressibleByStringInterpolation
 where StringInterpolation: ReasonInterpolation, StringLiteralType == StaticString {
+    /// The text as worded.
+    var text: StringInterpolation { get set }
     /// An empty reason, to be worded into.
     init()
-    /// The text of a reason already kept.
-    init(_ reason: Reason)
-    /// Appends more text.
-    mutating func append(_ more: Self)
     /// Calls `body` with the text as UTF-8, in place.
     mutating func withUTF8(_ body: (UnsafeBufferPointer<UInt8>) -> Void)
+}
+
+extension ReasonText {
+    package init(stringLiteral value: StaticString) {
+        self.init()
+        text.appendLiteral(value)
+    }
+
+    /// The text of a reason already kept.
+    package init(_ reason: Reason) {
+        self.init()
+        text.appendInterpolation(reason)
+    }
+
+    /// Appends more text.
+    package mutating func append(_ more: Self) {
+        var more = more
+        more.withUTF8 { if let base = $0.baseAddress { text.bytes.append(base, $0.count) } }
+    }
 }
 
 /// What a reason's wording interpolates (the same for plain and JSON text; only how ids and
@@ -332,6 +349,8 @@ package protocol ReasonInterpolation: StringInterpolationProtocol where StringLi
     mutating func appendInterpolation(_ text: String)
     mutating func appendInterpolation(_ name: RowName)
     mutating func appendInterpolation(_ name: SectionName)
+    /// The text written so far.
+    var bytes: ReasonBytes { get set }
 }
 
 /// A row's id as a reason shows it, `"A"`: where the binding keeps it, read as the reason is
@@ -360,35 +379,20 @@ extension Reason.StringInterpolation: ReasonInterpolation {}
 /// deciding a refused-heavy batch).
 package struct WordedReason: ReasonText, Sendable {
     package typealias StringInterpolation = Reason.StringInterpolation
-    private var text: Reason.StringInterpolation
-
-    package init(stringInterpolation: Reason.StringInterpolation) { text = stringInterpolation }
+    // No default value: with one, `init(stringInterpolation:)` (every `reason = "…"`) zeroed
+    // the text, then copied the new text over it (+2 % instructions a batch, session 31).
+    package var text: StringInterpolation
 
     package init() { text = StringInterpolation(literalCapacity: 0, interpolationCount: 0) }
 
-    package init(stringLiteral value: StaticString) {
-        text = StringInterpolation(literalCapacity: 0, interpolationCount: 0)
-        text.appendLiteral(value)
-    }
-
-    package init(_ reason: Reason) {
-        text = StringInterpolation(literalCapacity: 0, interpolationCount: 1)
-        text.appendInterpolation(reason)
-    }
-
-    /// The reason, kept.
-    package var reason: Reason { Reason(stringInterpolation: text) }
-
-    package mutating func append(_ more: WordedReason) {
-        var more = more
-        more.withUTF8 { if let base = $0.baseAddress { text.bytes.append(base, $0.count) } }
-    }
+    package init(stringInterpolation: StringInterpolation) { text = stringInterpolation }
 
     /// Calls `body` with the text as UTF-8, in place (`mutating` only so that it is not
     /// copied to be read).
-    package mutating func withUTF8(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        text.bytes.withBytes(body)
-    }
+    package mutating func withUTF8(_ body: (UnsafeBufferPointer<UInt8>) -> Void) { text.bytes.withBytes(body) }
+
+    /// The reason, kept.
+    package var reason: Reason { Reason(stringInterpolation: text) }
 }
 
 /// A reason worded as the content of a JSON string: the text of ``WordedReason`` with its ids,
@@ -398,7 +402,7 @@ package struct WordedReason: ReasonText, Sendable {
 package struct JSONWordedReason: ReasonText, Sendable {
     package struct StringInterpolation: ReasonInterpolation, Sendable {
         package typealias StringLiteralType = StaticString
-        fileprivate var bytes = ReasonBytes()
+        package var bytes = ReasonBytes()
 
         package init(literalCapacity: Int, interpolationCount: Int) {}
 
@@ -414,29 +418,13 @@ package struct JSONWordedReason: ReasonText, Sendable {
         package mutating func appendInterpolation(_ name: SectionName) { bytes.append(name, json: true) }
     }
 
-    private var text: StringInterpolation
-
-    package init(stringInterpolation: StringInterpolation) { text = stringInterpolation }
+    package var text: StringInterpolation
 
     package init() { text = StringInterpolation(literalCapacity: 0, interpolationCount: 0) }
 
-    package init(stringLiteral value: StaticString) {
-        text = StringInterpolation(literalCapacity: 0, interpolationCount: 0)
-        text.appendLiteral(value)
-    }
+    package init(stringInterpolation: StringInterpolation) { text = stringInterpolation }
 
-    package init(_ reason: Reason) {
-        text = StringInterpolation(literalCapacity: 0, interpolationCount: 1)
-        text.appendInterpolation(reason)
-    }
-
-    package mutating func append(_ more: JSONWordedReason) {
-        var more = more
-        more.withUTF8 { if let base = $0.baseAddress { text.bytes.append(base, $0.count) } }
-    }
-
-    /// Calls `body` with the text, escaped for a JSON string, as UTF-8, in place.
-    package mutating func withUTF8(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        text.bytes.withBytes(body)
-    }
+    /// Calls `body` with the text as UTF-8, in place (`mutating` only so that it is not
+    /// copied to be read).
+    package mutating func withUTF8(_ body: (UnsafeBufferPointer<UInt8>) -> Void) { text.bytes.withBytes(body) }
 }

@@ -465,19 +465,21 @@ public struct JSONDocument: Sendable {
         private static func pair(_ base: UnsafePointer<UInt8>, _ n: Int, _ k: inout Int, into pair: inout Pair) -> Bool {
             guard k < n, base[k] == UInt8(ascii: "[") else { return false }
             k &+= 1
+            return item(base, n, &k, then: UInt8(ascii: ","), into: &pair.a, start: &pair.aStart, end: &pair.aEnd)
+                && item(base, n, &k, then: UInt8(ascii: "]"), into: &pair.b, start: &pair.bStart, end: &pair.bEnd)
+        }
+
+        /// Blanks, an integer (its value and where its digits are), blanks and `separator`
+        /// from `k`, `k` moved past them: one item of a pair.
+        @inline(__always)
+        private static func item(_ base: UnsafePointer<UInt8>, _ n: Int, _ k: inout Int, then separator: UInt8,
+                                 into value: inout Int32, start: inout Int, end: inout Int) -> Bool {
             blanks(base, n, &k)
-            pair.aStart = k
-            guard integer(base, n, &k, into: &pair.a) else { return false }
-            pair.aEnd = k
+            start = k
+            guard integer(base, n, &k, into: &value) else { return false }
+            end = k
             blanks(base, n, &k)
-            guard k < n, base[k] == UInt8(ascii: ",") else { return false }
-            k &+= 1
-            blanks(base, n, &k)
-            pair.bStart = k
-            guard integer(base, n, &k, into: &pair.b) else { return false }
-            pair.bEnd = k
-            blanks(base, n, &k)
-            guard k < n, base[k] == UInt8(ascii: "]") else { return false }
+            guard k < n, base[k] == separator else { return false }
             k &+= 1
             return true
         }
