@@ -67,7 +67,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
 
 extension Reason: ExpressibleByStringInterpolation {
     /// Builds reasons from interpolations of positions, numbers, row ids, sections and text,
-    /// each rendered as it is appended into ``ReasonBytes`` (128 bytes inline, then an array);
+    /// each rendered as it is appended into `ReasonBytes` (128 bytes inline, then an array);
     /// the reason gets the bytes in one allocation. Literals are static strings, so appending
     /// one copies its bytes and nothing else.
     public struct StringInterpolation: StringInterpolationProtocol, Sendable {

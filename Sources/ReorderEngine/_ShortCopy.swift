@@ -71,7 +71,7 @@ public enum _Decimal {
 }
 
 /// How a byte is escaped in a JSON string: the one escape table of the JSON writer and of
-/// reasons worded for JSON (``JSONWordedReason``). Not API: public (and underscored) only to
+/// reasons worded for JSON (`JSONWordedReason`). Not API: public (and underscored) only to
 /// be inlined into the JSON writer, as `_ShortCopy` is.
 public enum _JSONEscape {
     /// Whether `byte` must be escaped in a JSON string: a quote, a backslash or a control
