@@ -70,12 +70,28 @@ import Testing
         gen.kinds = ["item", "k\"ind", "a\\b"]
         gen.tags = ["x", "t\n"]
         gen.attributeNames = ["wip", "fl\"oor"]
-        var tally = Tally()
+        var tally = Tally(), longest = 0
         for _ in 0..<200 {
             let bound = try CompiledPolicy(gen.policy()).bind(gen.table())
             expectSameResults(bound, &tally)
+            // The longest reason worded for JSON (the comparison above covers it, this shows
+            // that reasons past the 128 inline bytes are among those compared).
+            for (s, section) in bound.table.sections.enumerated() {
+                for i in section.rows.indices {
+                    for (t, target) in bound.table.sections.enumerated() {
+                        for j in 0...target.rows.count {
+                            // (A destination past the end of its own section is invalid: skipped.)
+                            guard let o = try? bound.outline(.row(from: Position(section: s, row: i), to: Position(section: t, row: j))) else { continue }
+                            withUnsafePointer(to: bound) { address in
+                                o.rules.forEach { bound.withJSONReason($0, of: o, at: address) { longest = max(longest, $0.count) } }
+                            }
+                        }
+                    }
+                }
+            }
         }
         #expect(tally.moves > 5_000 && tally.refused > 1_000 && tally.denied > 100 && tally.several > 50, "\(tally)")
+        #expect(longest > 128, "the longest JSON reason has \(longest) bytes")
     }
 
     @Test("rules past the 64th are named, as the brute-force reference names them, and worded from the outline as from the decision")
