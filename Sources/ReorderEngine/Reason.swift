@@ -144,12 +144,20 @@ package struct ReasonBytes: Sendable {
     mutating func append(_ s: String, json: Bool, quoted: Bool = false) {
         // In place, small strings (a row id's usual size) included: `withUTF8` needs a
         // mutable copy of the string, a retain and a release.
-        let copied: Void? = s.utf8.withContiguousStorageIfAvailable {
-            if let base = $0.baseAddress { append(data: base, $0.count, json: json, quoted: quoted) } else if quoted { appendQuote(json: json); appendQuote(json: json) }
-        }
+        let copied: Void? = s.utf8.withContiguousStorageIfAvailable { append(data: $0, json: json, quoted: quoted) }
         if copied == nil {
             var s = s
-            s.withUTF8 { if let base = $0.baseAddress { append(data: base, $0.count, json: json, quoted: quoted) } else if quoted { appendQuote(json: json); appendQuote(json: json) } }
+            s.withUTF8 { append(data: $0, json: json, quoted: quoted) }
+        }
+    }
+
+    @inline(__always)
+    private mutating func append(data: UnsafeBufferPointer<UInt8>, json: Bool, quoted: Bool) {
+        if let base = data.baseAddress {
+            append(data: base, data.count, json: json, quoted: quoted)
+        } else if quoted {  // an empty id
+            appendQuote(json: json)
+            appendQuote(json: json)
         }
     }
 
@@ -254,14 +262,7 @@ package struct ReasonBytes: Sendable {
         case .quoted(let id): append(id, json: json, quoted: true)
         case .position(let p): append(p)
         case .number(let n): append(n)
-        case .section(let u, let id):
-            append("section " as StaticString)
-            append(u)
-            if let id {
-                append(" (" as StaticString)
-                append(id, json: json, quoted: true)
-                append(")" as StaticString)
-            }
+        case .section(let u, let id): appendSection(u, id: id, json: json)
         }
     }
 
@@ -274,9 +275,15 @@ package struct ReasonBytes: Sendable {
     /// Appends `section 1 ("Doing")`, or `section 1` for a section without an id.
     @inline(__always)
     mutating func append(_ name: SectionName, json: Bool) {
+        appendSection(name.section, id: name.bound.pointee.sectionID(name.section), json: json)
+    }
+
+    /// `section 1 ("Doing")`, or `section 1` without an id.
+    @inline(__always)
+    private mutating func appendSection(_ u: Int, id: String?, json: Bool) {
         append("section " as StaticString)
-        append(name.section)
-        if let id = name.bound.pointee.sectionID(name.section) {
+        append(u)
+        if let id {
             append(" (" as StaticString)
             append(id, json: json, quoted: true)
             append(")" as StaticString)
@@ -374,9 +381,10 @@ extension Reason.StringInterpolation: ReasonInterpolation {}
 /// A reason as a rule words it: its text where the interpolation that built it wrote it (up to
 /// 128 bytes inline), so that wording a verdict allocates nothing (past 128 bytes the text
 /// spills into an array, and a unit that joins several reasons, `capacity`, builds them). A
-/// ``Reason`` keeps the text (one allocation); ``BoundPolicy/outline(_:)`` reads it in place
-/// (issue #26: building, keeping and freeing a reason per refused move was a sixth of
-/// deciding a refused-heavy batch).
+/// ``Reason`` keeps the text (one allocation) where a decision needs one (``BoundPolicy/decide(_:)``);
+/// a batch's JSON words into ``JSONWordedReason`` instead and keeps nothing (issue #26:
+/// building, keeping and freeing a reason per refused move was a sixth of deciding a
+/// refused-heavy batch).
 package struct WordedReason: ReasonText, Sendable {
     package typealias StringInterpolation = Reason.StringInterpolation
     // No default value: with one, `init(stringInterpolation:)` (every `reason = "…"`) zeroed

@@ -433,12 +433,12 @@ public struct JSONDocument: Sendable {
         }
 
         /// `[a, b]` of two integers of at most nine digits, spaced with blanks only: a
-        /// position, most of a batch's values (`"from": [5, 50]`). Read in one go, with a
-        /// local index and no call, into the very tokens ``array(depth:)`` and ``number()``
-        /// write; false, with nothing read, for anything else (a line break, a fraction, a
-        /// longer list, a malformed text), which the general reader then reads from the same
-        /// place (its problems included). A position through `value` and `array` was a fifth
-        /// of reading a batch.
+        /// position, most of a batch's values (`"from": [5, 50]`). Read in one go by a static
+        /// scanner with a local index (``pair(_:_:_:into:)``), into the very tokens
+        /// ``array(depth:)`` and ``number()`` write; false, with nothing read, for anything else
+        /// (a line break, a fraction, a longer list, a malformed text), which the general
+        /// reader then reads from the same place (its problems included). A position through
+        /// `value` and `array` was a fifth of reading a batch.
         @inline(__always)
         private mutating func pairOfIntegers(depth: Int) -> Bool {
             guard depth <= maxDepth, let base = bytes.baseAddress else { return false }
