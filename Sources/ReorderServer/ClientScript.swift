@@ -52,12 +52,18 @@ enum ClientScript {
     var from = [section, row];
     self.from = from;
     self.valid = null;
+    self.error = null;
     self.canMove = false;
     self.pending = self.transport.destinations(self.table, from).then(function (answer) {
       if (self.from !== from) return answer;  // a later drag started meanwhile
       self.valid = answer.valid || [];
       self.canMove = answer["can-move"] !== false && self.valid.length > 0;
       return { canMove: self.canMove, valid: self.valid };
+    }, function (error) {
+      // No destinations (an error answer, or no server): the drag refuses every slot, and its
+      // drop reports this error instead of posting a move.
+      if (self.from === from) { self.from = null; self.valid = null; self.error = error; }
+      throw error;
     });
     return self.pending;
   };
@@ -86,7 +92,7 @@ enum ClientScript {
   ReorderClient.prototype.drop = function (section, row) {
     var self = this;
     var from = self.from;
-    if (!from) return Promise.reject(new Error("no drag under way"));
+    if (!from) return Promise.reject(self.error || new Error("no drag under way"));
     var move = { from: from, to: [section, row] };
     self.from = null;
     self.valid = null;
@@ -125,40 +131,70 @@ enum ClientScript {
 
   ReorderClient.serverTransport = serverTransport;
 
-  function indexIn(element, skip) {
-    var n = 0;
-    for (var c = element.parentNode.firstElementChild; c; c = c.nextElementSibling) {
-      if (c === element) return n;
-      if (c !== skip && !(c.classList && c.classList.contains("sortable-fallback"))) n++;
+  /// The rows of a list as SortableJS counts them: the list's children that match its
+  /// `draggable` selector (a leading ">" means "a direct child", as in SortableJS), leaving out
+  /// `skip` (the dragged row, so that the count is the index after its removal), SortableJS's
+  /// floating copy and anything hidden. Headers, footers and other children are not rows.
+  function itemsOf(list, selector, skip) {
+    var own = selector.charAt(0) === ">" ? selector.slice(1) : selector;
+    var sortable = global.Sortable;
+    var items = [];
+    for (var c = list.firstElementChild; c; c = c.nextElementSibling) {
+      if (c === skip || (sortable && c === sortable.ghost) || c.style.display === "none") continue;
+      if (c.classList && c.classList.contains("sortable-fallback")) continue;
+      if (own === "*" || (c.matches && c.matches(own))) items.push(c);
     }
-    return -1;
+    return items;
+  }
+
+  /// Reports an error answer (a destinations or check request that failed) to `render`, so the
+  /// page can say it; a drag whose destinations could not be had refuses every slot.
+  function failed(client, options) {
+    return function (error) {
+      if (options.render) options.render(client.table, null, error);
+      else if (global.console) global.console.error("reorder-policy:", error && error.message);
+      return null;
+    };
   }
 
   /// SortableJS adapter. Spread the result into each list's Sortable options:
-  ///   new Sortable(listElement, Object.assign({ group: "board" }, ReorderClient.sortable(client, { render })))
+  ///   new Sortable(listElement, Object.assign({ group: "board", draggable: ".item" }, ReorderClient.sortable(client, { render })))
+  /// Only the list's draggable items are rows: a header or a footer inside the list is not
+  /// counted (SortableJS's oldDraggableIndex/newDraggableIndex, and the same count in onMove).
   /// `sectionOf(listElement)` gives a list's section index (default: its data-section
-  /// attribute); `render(table, result)` redraws after a drop (Sortable has moved the element
-  /// already; the decision may put it elsewhere or back).
+  /// attribute); `draggable` is the rows' selector (default: the list's Sortable `draggable`
+  /// option); `render(table, result, error)` redraws after a drop (Sortable has moved the
+  /// element already; the decision may put it elsewhere or back) and is told of error answers.
   ReorderClient.sortable = function (client, options) {
     options = options || {};
     var sectionOf = options.sectionOf || function (list) { return Number(list.dataset.section); };
+    var selectorOf = function (list) {
+      if (options.draggable) return options.draggable;
+      var sortable = global.Sortable && global.Sortable.get && global.Sortable.get(list);
+      return (sortable && sortable.options && sortable.options.draggable) || ">*";
+    };
+    // The row's index among the list's rows, for SortableJS versions without *DraggableIndex.
+    var rowIndex = function (list, element) { return itemsOf(list, selectorOf(list), null).indexOf(element); };
     return {
       onStart: function (event) {
-        client.start(sectionOf(event.from), event.oldIndex);
+        var row = typeof event.oldDraggableIndex === "number" ? event.oldDraggableIndex : rowIndex(event.from, event.item);
+        client.start(sectionOf(event.from), row).catch(failed(client, options));
       },
       onMove: function (event) {
-        // Synchronous: SortableJS needs the answer now. false refuses the slot.
-        var index = indexIn(event.related, event.dragged);
-        if (event.willInsertAfter) index += 1;
-        if (event.related === event.dragged) index = indexIn(event.dragged, null);
-        if (event.related === event.to) index = 0;  // an empty list
+        // Synchronous: SortableJS needs the answer now. false refuses the slot. The slot is
+        // counted among the target list's rows without the dragged one (the index after the
+        // removal): before `related`, or after it when SortableJS inserts after it; `related`
+        // is the list itself when it holds no other row.
+        var rows = itemsOf(event.to, selectorOf(event.to), event.dragged);
+        var index = event.related === event.to ? rows.length : rows.indexOf(event.related);
+        if (index < 0) return false;
+        if (event.related !== event.to && event.willInsertAfter) index += 1;
         return client.canDrop(sectionOf(event.to), index);
       },
       onEnd: function (event) {
-        var to = [sectionOf(event.to), event.newIndex];
-        var dropped = client.drop(to[0], to[1]);
-        dropped.then(function (result) { if (options.render) options.render(client.table, result); },
-                     function (error) { if (options.render) options.render(client.table, null, error); });
+        var row = typeof event.newDraggableIndex === "number" ? event.newDraggableIndex : rowIndex(event.to, event.item);
+        var dropped = client.drop(sectionOf(event.to), row);
+        dropped.then(function (result) { if (options.render) options.render(client.table, result); }, failed(client, options));
         return dropped;
       }
     };
@@ -205,7 +241,7 @@ enum ClientScript {
       dragged = rowElement;
       event.dataTransfer.effectAllowed = "move";
       event.dataTransfer.setData("text/plain", rowElement.textContent);
-      client.start(section, row);
+      client.start(section, row).catch(failed(client, options));
     }
     function onDragOver(event) {
       if (!dragged) return;
@@ -224,7 +260,7 @@ enum ClientScript {
       mark(null);
       if (!slot) return client.cancel();
       client.drop(slot[0], slot[1]).then(function (result) { if (options.render) options.render(client.table, result); },
-                                          function (error) { if (options.render) options.render(client.table, null, error); });
+                                          failed(client, options));
     }
     function onDragEnd() {
       if (dragged) client.cancel();

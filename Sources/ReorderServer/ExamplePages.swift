@@ -14,6 +14,7 @@ enum ExamplePages {
   .list h2 { font-size: 14px; margin: 0 0 6px; }
   .list[data-drop="ok"] { border-color: #1f9d55; } .list[data-drop="refused"] { border-color: #d92d20; }
   .item { background: #fff; border: 1px solid #dde1e6; border-radius: 7px; padding: 7px 9px; margin: 4px 0; cursor: grab; user-select: none; }
+  .list .footer { font-size: 12px; color: #5b6472; padding: 4px 2px 0; }
   .sortable-ghost { opacity: .4; }
   #status { margin-top: 14px; font-weight: 600; }
   code { background: #e9ecef; padding: 1px 4px; border-radius: 4px; }
@@ -35,20 +36,29 @@ function draw(table, listTag) {
   table.sections.forEach(function (section, u) {
     var list = document.querySelector('[data-section="' + u + '"]');
     list.querySelectorAll(".item").forEach(function (e) { e.remove(); });
+    // The rows go between the list's header and its footer, which are not rows.
+    var footer = list.querySelector(".footer");
     section.rows.forEach(function (row) {
       var item = document.createElement("div");
       item.className = "item"; item.dataset.row = ""; item.draggable = listTag === "html5";
       item.textContent = rowId(row);
-      list.appendChild(item);
+      list.insertBefore(item, footer);
     });
   });
 }
 function show(table, result, error) {
   draw(table, window.listTag);
   var status = document.getElementById("status");
-  if (error) { status.textContent = "error: " + error.message; return; }
+  if (error || !result) {
+    status.textContent = error ? "error: " + error.message : "Drag a card.";
+    status.dataset.decision = error ? "error" : "";
+    status.dataset.target = "";
+    return;
+  }
+  var violations = result.violations || [];
   status.textContent = result.decision + (Array.isArray(result.target) ? " → " + result.target.join(".") : "") +
-    (result.violations.length ? ": " + result.violations.map(function (v) { return v.reason; }).join("; ") : "");
+    (result.error ? ": " + result.error : "") +
+    (violations.length ? ": " + violations.map(function (v) { return v.reason; }).join("; ") : "");
   status.dataset.decision = result.decision;
   status.dataset.target = Array.isArray(result.target) ? result.target.join(".") : "";
 }
@@ -56,7 +66,7 @@ function show(table, result, error) {
 
     private static func lists(_ items: Bool) -> String {
         ["Backlog", "Doing", "Review", "Archive"].enumerated().map { u, name in
-            "<div class=\"list\" data-section=\"\(u)\"><h2>\(name)</h2></div>"
+            "<div class=\"list\" data-section=\"\(u)\"><h2>\(name)</h2><div class=\"footer\">+ Add card</div></div>"
         }.joined(separator: "\n  ")
     }
 
@@ -64,7 +74,7 @@ function show(table, result, error) {
     static let sortable = """
 <!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>reorder-policy + SortableJS</title>
+<head><meta charset="utf-8"><link rel="icon" href="data:,"><title>reorder-policy + SortableJS</title>
 \(style)</head>
 <body>
 <h1>SortableJS with reorder-policy</h1>
@@ -79,13 +89,21 @@ function show(table, result, error) {
 <script>
 window.listTag = "sortable";
 \(drawing)
-var client = new ReorderClient({ server: "", policy: "board", table: \(table) });
-draw(client.table, "sortable");
-var hooks = ReorderClient.sortable(client, { render: show });
-document.querySelectorAll(".list").forEach(function (list) {
-  // forceFallback: SortableJS drags with mouse events instead of native HTML5 drag and drop.
-  new Sortable(list, Object.assign({ group: "board", draggable: ".item", animation: 0, forceFallback: true, fallbackOnBody: true }, hooks));
-});
+if (typeof Sortable !== "function") {
+  // The server answers /examples/Sortable.min.js from Debian's libjs-sortable, or 404s.
+  document.getElementById("status").textContent = "SortableJS is missing: the server found no " +
+    "\(sortableLibraryPath) (Debian: apt-get install libjs-sortable, then restart the server).";
+  document.getElementById("status").dataset.decision = "missing";
+} else {
+  var client = new ReorderClient({ server: "", policy: "board", table: \(table) });
+  draw(client.table, "sortable");
+  var hooks = ReorderClient.sortable(client, { render: show });
+  document.querySelectorAll(".list").forEach(function (list) {
+    // forceFallback: SortableJS drags with mouse events instead of native HTML5 drag and drop.
+    // Only the cards are draggable: each list's header and footer are not rows.
+    new Sortable(list, Object.assign({ group: "board", draggable: ".item", animation: 0, forceFallback: true, fallbackOnBody: true }, hooks));
+  });
+}
 </script>
 </body>
 </html>
@@ -95,7 +113,7 @@ document.querySelectorAll(".list").forEach(function (list) {
     static let html5 = """
 <!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>reorder-policy + HTML5 drag and drop</title>
+<head><meta charset="utf-8"><link rel="icon" href="data:,"><title>reorder-policy + HTML5 drag and drop</title>
 \(style)</head>
 <body>
 <h1>HTML5 drag and drop with reorder-policy</h1>

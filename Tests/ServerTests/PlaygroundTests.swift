@@ -84,12 +84,14 @@ import Testing
         #expect(large.status == 413 && large.errorCode == "too-large")
         let page = try server.get("/playground")
         #expect(page.status == 200 && page.headers["content-type"]?.hasPrefix("text/html") == true)
-        // One page, nothing fetched from elsewhere: every src and href is a path on this server.
+        // One page, nothing fetched from elsewhere: every src and href is a path on this server,
+        // or the empty inline icon (`data:,`, so that the browser asks for no /favicon.ico).
         for attribute in ["src=\"", "href=\""] {
             for piece in page.text.components(separatedBy: attribute).dropFirst() {
-                #expect(piece.hasPrefix("/") || piece.hasPrefix("#"), "\(attribute)\(piece.prefix(40))")
+                #expect(piece.hasPrefix("/") || piece.hasPrefix("#") || piece.hasPrefix("data:,\""), "\(attribute)\(piece.prefix(40))")
             }
         }
+        #expect(page.text.contains("<link rel=\"icon\" href=\"data:,\">"), "the page names its (empty) icon: no /favicon.ico request, no console error")
         #expect(!page.text.contains("://"), "the page names no other origin")
         for path in ["/examples/sortable.html", "/examples/html5.html"] {
             let example = try server.get(path)

@@ -40,6 +40,8 @@ if not CHROMIUM or not DRIVER:
     sys.exit(3)
 
 BOARD = os.path.join(POLICIES, "board.yaml")
+# policies/tables/sprint.yaml, the example pages' table.
+SPRINT_ROWS = [["Login page", "Payments", "Search"], ["Signup", "Profile", "Settings"], ["Onboarding"], ["Logo", "Landing page"]]
 SPRINT = os.path.join(POLICIES, "tables", "sprint.yaml")
 
 
@@ -71,7 +73,7 @@ for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-s
              "--no-first-run", "--disable-background-networking", "--disable-component-update",
              "--disable-default-apps", "--disable-sync", "--metrics-recording-only", "--user-data-dir=" + tempfile.mkdtemp()):
     options.add_argument(flag)
-options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
 driver = webdriver.Chrome(service=Service(DRIVER), options=options)
 driver.set_page_load_timeout(30)
 wait = WebDriverWait(driver, 10, poll_frequency=0.05)
@@ -237,10 +239,64 @@ try:
           f"the diagnostic is at line {line} with lint's message: {shown}")
     os.unlink(cancel_file)
 
+    # The example pages: each list has a header (<h2>) and a footer ("+ Add card") that are not
+    # rows. Each drop is checked against explain: the row that moved (the move the client
+    # sent), the decision and target, and the whole table as drawn afterwards.
+    def board():
+        return js("return Array.from(document.querySelectorAll('.list')).map(l => Array.from(l.querySelectorAll('.item')).map(e => e.textContent))")
+
+    def table_after(result):
+        rows = [list(r) for r in SPRINT_ROWS]
+        if result["decision"] in ("allowed", "retargeted"):
+            (fs, fr), (ts, tr) = result["move"]["from"], result["target"]
+            rows[ts].insert(tr, rows[fs].pop(fr))
+        return rows
+
+    def record_moves():
+        # The client's transport, wrapped: the moves it sends. On the SortableJS page, also
+        # where the card was in the DOM when SortableJS ended the drag (before the redraw):
+        # its list and its place among that list's cards.
+        js("window.sent = []; var t = client.transport, d = t.decide;"
+           " t.decide = function (table, move) { window.sent.push(move); return d(table, move); };"
+           " window.droppedAt = null; if (typeof Sortable === 'function') document.querySelectorAll('.list').forEach(function (l) {"
+           "   var s = Sortable.get(l); if (!s) return; var f = s.option('onEnd'); s.option('onEnd', function (e) {"
+           "     window.droppedAt = [Number(e.to.dataset.section), Array.from(e.to.querySelectorAll('.item')).indexOf(e.item)]; return f(e); }); });")
+
+    def example_drop(label, name, want_from, want_to):
+        wait.until(lambda d: js("return !!document.getElementById('status').dataset.decision"))
+        sent = js("return window.sent")
+        dropped = js("return window.droppedAt")
+        if dropped is not None:
+            check(len(sent) == 1 and sent[0]["to"] == dropped,
+                  f"{label}: the move's destination is where SortableJS left the card, {dropped}: {sent}")
+        check(len(sent) == 1 and sent[0]["from"] == want_from and sent[0]["to"] == want_to,
+              f"{label}: the client sent the move of {name!r}, {want_from} -> {want_to}: {sent}")
+        expected = explain(BOARD, ["--from", ".".join(map(str, want_from)), "--to", ".".join(map(str, want_to))])
+        decision = js("return document.getElementById('status').dataset.decision")
+        target = js("return document.getElementById('status').dataset.target")
+        check(decision == expected["decision"] and target == ".".join(map(str, expected.get("target", []))),
+              f"{label}: {decision} -> {target}, as explain decides ({expected['decision']} -> {expected.get('target')})")
+        check(board() == table_after(expected), f"{label}: the board afterwards is the decided table: {board()}")
+
+    def sortable_drag(name, onto, dy):
+        """Real mouse input on the SortableJS page: press on the card `name`, move until the
+        destinations arrive, move onto `onto` (dy pixels from its centre), release."""
+        card = driver.find_element(By.XPATH, f"//div[@class='item' and text()='{name}']")
+        ActionChains(driver, duration=50).move_to_element(card).click_and_hold().move_by_offset(0, 6).move_by_offset(0, 6).perform()
+        wait.until(lambda d: js("return client.ready()"))
+        chain = ActionChains(driver, duration=50)
+        chain.move_to_element_with_offset(onto, 0, dy).move_by_offset(0, 1).move_by_offset(0, 1)
+        chain.perform()
+        time.sleep(0.1)
+        ActionChains(driver).release().perform()
+
     # The SortableJS example page: onMove decides in the page, with no request per hover.
     network()
     driver.get(BASE + "/examples/sortable.html")
     wait.until(lambda d: js("return typeof Sortable === 'function' && document.querySelectorAll('.item').length === 9"))
+    check(board() == SPRINT_ROWS and js("return document.querySelectorAll('.list h2, .list .footer').length") == 8,
+          "SortableJS page: the sprint table, each list with a header and a footer")
+    record_moves()
     js("window.onMoves = 0; document.querySelectorAll('.list').forEach(function (l) { var s = Sortable.get(l), f = s.option('onMove');"
        " s.option('onMove', function (e, o) { window.onMoves++; return f(e, o); }); });")
     network()
@@ -254,7 +310,7 @@ try:
     chain = ActionChains(driver, duration=50)
     for dx in range(0, 5):
         chain.move_to_element_with_offset(review, -120 + dx * 30, 0)
-    chain.move_to_element_with_offset(onboarding, 0, 6).move_by_offset(0, 2).move_by_offset(0, 2)
+    chain.move_to_element_with_offset(onboarding, 0, -6).move_by_offset(0, -2).move_by_offset(0, -2)
     chain.perform()
     during = [u for u in network() if "/v1/" in u]
     ActionChains(driver).release().perform()
@@ -264,21 +320,66 @@ try:
     check(before_hovers == 1, f"one request at drag start ({before_hovers})")
     check(moves > 0 and during == [], f"{moves} onMove calls answered with no request")
     check(len(after) == 1 and after[0].endswith("/check"), f"one request at the drop: {after}")
-    status = js("return document.getElementById('status').textContent")
-    check(js("return document.getElementById('status').dataset.decision") == "allowed", "SortableJS drop decided: " + status)
+    # Signup (1.0) dropped beside Onboarding (SortableJS puts it before or after, by the way the
+    # pointer came): the move of Signup (not of Profile, as when the header was counted).
+    landed = js("return window.droppedAt")
+    check(landed in ([2, 0], [2, 1]), f"SortableJS: Signup landed in Review: {landed}")
+    example_drop("SortableJS, Signup beside Onboarding", "Signup", [1, 0], landed)
+
+    # Signup dropped straight onto the top of Onboarding: 1.0 -> 2.0.
+    driver.get(BASE + "/examples/sortable.html")
+    wait.until(lambda d: js("return typeof Sortable === 'function' && document.querySelectorAll('.item').length === 9"))
+    record_moves()
+    onboarding = driver.find_element(By.XPATH, "//div[@class='item' and text()='Onboarding']")
+    sortable_drag("Signup", onboarding, -onboarding.size["height"] // 2 + 3)
+    example_drop("SortableJS, Signup above Onboarding", "Signup", [1, 0], [2, 0])
+
+    # The last card of a list (1.2), dropped at the end of another, above its footer.
+    driver.get(BASE + "/examples/sortable.html")
+    wait.until(lambda d: js("return typeof Sortable === 'function' && document.querySelectorAll('.item').length === 9"))
+    record_moves()
+    sortable_drag("Settings", driver.find_elements(By.CSS_SELECTOR, ".list .footer")[2], 0)
+    example_drop("SortableJS, the last card of Doing to the end of Review", "Settings", [1, 2], [2, 1])
+
+    # A refused slot: Archive takes no drops, so the card stays where onMove last allowed it.
+    driver.get(BASE + "/examples/sortable.html")
+    wait.until(lambda d: js("return typeof Sortable === 'function' && document.querySelectorAll('.item').length === 9"))
+    record_moves()
+    sortable_drag("Search", driver.find_element(By.XPATH, "//div[@class='item' and text()='Logo']"), -6)
+    wait.until(lambda d: js("return !!document.getElementById('status').dataset.decision"))
+    sent = js("return window.sent")
+    check(len(sent) == 1 and sent[0]["from"] == [0, 2] and sent[0]["to"][0] != 3,
+          f"SortableJS: Search was never let into Archive (onMove refused it): {sent}")
+    example_drop("SortableJS, Search towards Archive", "Search", [0, 2], sent[0]["to"])
+    errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    check(errors == [], f"SortableJS page: no console error: {errors}")
+
+    # Without SortableJS (the server 404s /examples/Sortable.min.js when Debian's libjs-sortable
+    # is missing; blocked here), the page says what is missing instead of failing in the console.
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*Sortable.min.js"]})
+    driver.get(BASE + "/examples/sortable.html")
+    wait.until(lambda d: js("return document.getElementById('status').dataset.decision === 'missing'"))
+    check("libjs-sortable" in js("return document.getElementById('status').textContent"),
+          "SortableJS page without SortableJS says what is missing: " + js("return document.getElementById('status').textContent"))
+    errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "Sortable.min.js" not in e["message"]]
+    check(errors == [], f"SortableJS page without SortableJS: no script error: {errors}")
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
 
     # The HTML5 example: Chromium's native drag cannot be driven by WebDriver, so the drag
     # events are dispatched from script (with a real DataTransfer) at the cards' positions.
-    driver.get(BASE + "/examples/html5.html")
-    wait.until(lambda d: js("return document.querySelectorAll('.item').length === 9"))
-    network()
-    js("""window.dt = new DataTransfer();
+    html5_helpers = """window.dt = new DataTransfer();
       window.fire = function (type, el, dy) { var r = el.getBoundingClientRect();
         var e = new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: window.dt,
                                       clientX: r.left + 5, clientY: r.top + (dy === undefined ? r.height / 2 : dy) });
         el.dispatchEvent(e); return e.defaultPrevented; };
-      window.card = function (name) { return Array.from(document.querySelectorAll('.item')).find(e => e.textContent === name); };
-      fire('dragstart', card('Signup'));""")
+      window.card = function (name) { return Array.from(document.querySelectorAll('.item')).find(e => e.textContent === name); };"""
+    driver.get(BASE + "/examples/html5.html")
+    wait.until(lambda d: js("return document.querySelectorAll('.item').length === 9"))
+    check(board() == SPRINT_ROWS, "HTML5 page: the sprint table, each list with a header and a footer")
+    record_moves()
+    network()
+    js(html5_helpers + "fire('dragstart', card('Signup'));")
     wait.until(lambda d: js("return client.ready()"))
     archive_refused = not js("return fire('dragover', card('Logo'), 2)")
     check(archive_refused and js("return document.querySelectorAll('.list')[3].dataset.drop") == "refused",
@@ -286,12 +387,20 @@ try:
     check(js("return fire('dragover', card('Onboarding'), 2)") and js("return document.querySelectorAll('.list')[2].dataset.drop") == "ok",
           "HTML5: dragover on Review is accepted")
     js("fire('drop', card('Onboarding'), 2); fire('dragend', card('Signup'))")
-    wait.until(lambda d: js("return !!document.getElementById('status').dataset.decision"))
+    example_drop("HTML5, Signup above Onboarding", "Signup", [1, 0], [2, 0])
     sent = [u for u in network() if "/v1/" in u]
-    check(js("return document.getElementById('status').dataset.target") == "2.0"
-          and js("return Array.from(document.querySelectorAll('.list')[2].querySelectorAll('.item')).map(e => e.textContent)") == ["Signup", "Onboarding"],
-          "HTML5: the drop is decided allowed at 2.0 and drawn")
     check(len(sent) == 2 and sent[0].endswith("/destinations") and sent[1].endswith("/check"), f"HTML5: one request at start, one at drop: {sent}")
+
+    # The last card of Backlog dropped on Review's footer: the end of Review.
+    driver.get(BASE + "/examples/html5.html")
+    wait.until(lambda d: js("return document.querySelectorAll('.item').length === 9"))
+    record_moves()
+    js(html5_helpers + "fire('dragstart', card('Search'));")
+    wait.until(lambda d: js("return client.ready()"))
+    js("var f = document.querySelectorAll('.list .footer')[2]; fire('dragover', f); fire('drop', f); fire('dragend', card('Search'))")
+    example_drop("HTML5, the last card of Backlog onto Review's footer", "Search", [0, 2], [2, 1])
+    errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    check(errors == [], f"HTML5 page: no console error: {errors}")
 
     network()
     # Chromium's own chrome:// pages are not network; every http(s)/ws request must be ours.
