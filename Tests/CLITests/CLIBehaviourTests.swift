@@ -96,18 +96,17 @@ import Testing
         }
     }
 
-    @Test(arguments: [
+    /// Hang guard: the five files take 0.3 s together in a debug build; the limit is a minute.
+    @Test(.timeLimit(.minutes(1)), arguments: [
         ("alias-bomb", "yaml-alias", 4), ("deep-brackets", "too-deep", 3), ("nine-mebibytes", "too-large", 1),
         ("invalid-utf8", "yaml-syntax", 2), ("nul-bytes", "yaml-syntax", 2),
     ])
     func hostileFile(_ name: String, _ code: String, _ line: Int) throws {
         let path = try CLI.scratch("\(name).yaml", "")
         try Data(Self.bytes(name)).write(to: URL(fileURLWithPath: path))
-        let start = Date()
+        // How quickly the parser refuses each is a release size guard
+        // (Benchmarks/Sources/SizeGuards); the test's time limit is the hang guard.
         let result = try CLI.run(["lint", "--format", "json", path])
-        // Parsing itself is held to well under a second in-process (HostileInputTests); here the
-        // bound also covers starting a debug binary while other tests run in parallel.
-        #expect(Date().timeIntervalSince(start) < 5.0)
         #expect(result.status == 1)
         #expect(result.stderr.isEmpty)
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
@@ -238,8 +237,10 @@ import Testing
 extension OffsetMoveTests {
     /// The hardening issue's case: one offset move on a 160,000-row table took 44 s. Every
     /// row is decided and placed once per move (a block of 80,000 rows included), under a
-    /// policy whose tag and kind selectors look at every row.
-    @Test func offsetMovesOnA160000RowTableAreDecidedInLinearTime() throws {
+    /// policy whose tag and kind selectors look at every row. Its time is a release size guard
+    /// (Benchmarks/Sources/SizeGuards, "offset moves on a 160,000-row table"); here, the
+    /// answers through the CLI, with a hang guard (2 s in a debug build; the limit is 2 minutes).
+    @Test(.timeLimit(.minutes(2))) func offsetMovesOnA160000RowTableAreDecided() throws {
         let n = 160_000
         let rows = (0..<n).map { "{ id: r\($0)\($0 % 1000 == 7 ? ", tags: [blocked]" : "") }" }.joined(separator: ", ")
         let table = try CLI.scratch("big.yaml", "sections:\n  - { id: Backlog, rows: [\(rows)] }\n  - { id: Doing, rows: [] }\n")
@@ -256,16 +257,13 @@ extension OffsetMoveTests {
             - { from-offsets: [\(every2nd)], to-offset: 0, section: 0 }
             - { from-offsets: [7], to-offset: 0, section: 0 }
             """)
-        let start = Date()
         let result = try CLI.run(["check", "--policy", policy, "--table", table, "--moves", moves, "--format", "json"])
-        let elapsed = Date().timeIntervalSince(start)
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
         let results = json["results"] as! [[String: Any]]
         // The second block holds row 7's neighbours but not row 7; the third is the locked row.
         #expect(results.map { $0["decision"] as! String } == ["allowed", "allowed", "denied"], "\(results.map { $0["decision"] ?? "" })")
         #expect(results[0]["target"] as? [Int] == [0, n / 2 - 3])
         #expect(result.status == 1)
-        #expect(elapsed < 30, "\(elapsed) s")
     }
 }
 

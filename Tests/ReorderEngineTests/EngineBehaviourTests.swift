@@ -136,15 +136,14 @@ func at(_ s: Int, _ r: Int) -> Position { Position(section: s, row: r) }
     }
 
     /// Section selectors by data cost per section at bind (SPEC §8.2): nested `not`s over
-    /// 50,000 sections bind in well under a second (a per-section-pair evaluation took minutes).
-    @Test func sectionSelectorsByDataBindInLinearTime() throws {
+    /// 50,000 sections (a per-section-pair evaluation took minutes). The time is a release size
+    /// guard (Benchmarks/Sources/SizeGuards); here, the sections it covers, with a hang guard
+    /// (about 1 s in a debug build: the limit is 60 times that).
+    @Test(.timeLimit(.minutes(1))) func sectionSelectorsByDataBindOverManySections() throws {
         let table = Table(sections: (0..<50_000).map { Section(kind: $0 % 2 == 0 ? "bucket" : "pool", tags: $0 % 3 == 0 ? ["x"] : [], rows: [Row(id: "r\($0)")]) })
         let selector = SectionSelector.matching(SectionFilter(kinds: ["bucket"], not: .matching(SectionFilter(tags: ["x"], not: .index(0)))))
         let policy = Policy(name: "t", rules: [RowRule(.keepOrder(selector), metadata: RuleMetadata(id: "k"))])
-        let clock = ContinuousClock()
-        let start = clock.now
         let bound = try CompiledPolicy(policy).bind(table)
-        #expect(clock.now - start < .seconds(2))
         // 0 is a bucket and tagged x, but `not: { index: 0 }` keeps it; 6 is a tagged bucket: excluded.
         #expect(bound.sectionsCovered(byRule: 0)?.prefix(4) == [0, 2, 4, 8])
     }

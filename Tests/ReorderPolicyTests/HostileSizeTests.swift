@@ -3,16 +3,16 @@ import Foundation
 import Testing
 @testable import ReorderPolicy
 
-/// Small files that used to cost superlinear work: each must finish in seconds (a hang guard,
-/// not a performance measurement) and still show the right thing.
+/// Small files that used to cost superlinear work: each must still show the right thing. How
+/// fast is checked in release, where a limit means something: the size guards
+/// (Benchmarks/Sources/SizeGuards, run by .ci/run) time each of these inputs. Here a test's
+/// only clock is its time limit, a hang guard at least ten times what it needs in a debug
+/// build on a loaded 2-core machine (the figures beside each: serial, unloaded, 2026-11-29;
+/// a loaded machine took up to three times as long).
 @Suite struct HostileSizeTests {
-    static func seconds(_ body: () throws -> Void) rethrows -> Double {
-        let start = Date()
-        try body()
-        return Date().timeIntervalSince(start)
-    }
 
-    @Test("a code frame of a 200,000-character line is a window with the caret under the span")
+    // Hang guard: 0.01 s in a debug build.
+    @Test("a code frame of a 200,000-character line is a window with the caret under the span", .timeLimit(.minutes(1)))
     func longLinesAreCut() {
         // Unique words, so the caret can be checked against what it points at.
         let words = (0..<20_000).map { "w\($0)" }
@@ -31,12 +31,13 @@ import Testing
         #expect(underline.filter { $0 == "^" }.count == target.count)
     }
 
-    @Test("20,000 findings on one line: text is bounded per file, JSON keeps them all")
+    // Hang guard: 1.8 s in a debug build.
+    @Test("20,000 findings on one line: text is bounded per file, JSON keeps them all", .timeLimit(.minutes(2)))
     func manyFindingsOnOneLine() throws {
         let keys = (0..<20_000).map { "k\($0): 1" }.joined(separator: ", ")
         let text = "reorder-policy: 1\nname: t\nrules: [ { pin: all, \(keys) } ]\n"
         var report = LintReport(documents: [], unreadable: [])
-        let elapsed = Self.seconds {
+        do {
             report.documents = [PolicyLoader.load(text: text, path: "wide.yaml")]
             let rendered = DiagnosticRenderer.lintText(report, style: .plain)
             #expect(rendered.contains("… and \(20_000 - DiagnosticRenderer.maxShownPerFile) more findings in this file"))
@@ -44,14 +45,14 @@ import Testing
         }
         #expect(report.errors == 20_000)
         #expect(DiagnosticRenderer.lintJSON(report).components(separatedBy: "\"code\": \"unknown-key\"").count - 1 == 20_000)
-        #expect(elapsed < 10)
     }
 
-    @Test("a moves item with 100,000 keys is refused in linear time, as its tree refuses it")
+    // Hang guard: 0.3 s in a debug build.
+    @Test("a moves item with 100,000 keys is refused in linear time, as its tree refuses it", .timeLimit(.minutes(1)))
     func movesItemWithManyKeys() {
         let yaml = "- {" + (0..<100_000).map { "k\($0): 1" }.joined(separator: ", ") + "}\n- {from: [0, 1], to: [0, 2]}\n"
         var items: [MoveItem] = []
-        let elapsed = Self.seconds {
+        do {
             _ = MovesFile.stream(SourceFile(path: "m.yaml", text: yaml)) { items.append($0) }
         }
         #expect(items.count == 2)
@@ -59,33 +60,33 @@ import Testing
         #expect(error.hasPrefix("unknown key 'k0' in a move"))
         // Decoded in place, the repeated-key check compared each key with every earlier one:
         // 40,000 keys took 3.8 s in release. Through the tree it is linear.
-        #expect(elapsed < 10)
     }
 
-    @Test("did-you-mean is not tried on a 100 KB word")
+    // Hang guard: 0.002 s in a debug build.
+    @Test("did-you-mean is not tried on a 100 KB word", .timeLimit(.minutes(1)))
     func noSuggestionsForHugeWords() {
         let huge = String(repeating: "x", count: 100_000)
-        let elapsed = Self.seconds {
+        do {
             #expect(NodeDecoder.closest(to: huge, in: [huge + "y", "pin"]) == nil)
             #expect(NodeDecoder.closest(to: "pinn", in: [huge, "pin"]) == "pin")
         }
-        #expect(elapsed < 1)
     }
 
-    @Test("wrapping a 1 MB word is linear and loses nothing", arguments: [20, 37, 90])
+    // Hang guard: 0.5 s for the three widths in a debug build.
+    @Test("wrapping a 1 MB word is linear and loses nothing", .timeLimit(.minutes(1)), arguments: [20, 37, 90])
     func wrapIsLinear(width: Int) {
         let word = String(repeating: "abcdefghij", count: 100_000)
         let text = "moving \"\(word)\" to 0.0 would shift it"
         var lines: [String] = []
-        let elapsed = Self.seconds { lines = ExplainText.wrap(text, width: width) }
+        do { lines = ExplainText.wrap(text, width: width) }
         #expect(lines.allSatisfy { $0.count <= width })
         #expect(lines.joined().replacingOccurrences(of: " ", with: "") == text.replacingOccurrences(of: " ", with: ""))
-        #expect(elapsed < 5)
     }
 
     /// The second policy is issue #26's: three rules that scan rows. Its `not` was matched row
     /// by row at every bind (6.5 s in a release build); it is remembered per class of rows now.
-    @Test("diff of a reversed 20,000-row table: n log n inference, moves applied in place", arguments: [
+    // Hang guard: 2.4 s for the two policies in a debug build.
+    @Test("diff of a reversed 20,000-row table: n log n inference, moves applied in place", .timeLimit(.minutes(2)), arguments: [
         "rules: []\n",
         "rules:\n  - lock: { tag: blocked }\n  - pin: { kind: header }\n  - accept: { section: 1, rows: { not: { id: x } } }\n",
     ])
@@ -94,30 +95,30 @@ import Testing
         let before = Table(sections: [Section(rowIDs: ids)]), after = Table(sections: [Section(rowIDs: ids.reversed())])
         let policy = PolicyLoader.load(text: "reorder-policy: 1\nname: t\n" + rules).compiled()!
         var report: DiffReport?
-        let elapsed = Self.seconds { report = DiffReport(policy: policy, before: before, after: after) }
+        do { report = DiffReport(policy: policy, before: before, after: after) }
         let decisions = try #require(report).decisions
         #expect(decisions.count == 19_999)
         var table = before
         for d in decisions { try table.apply(d.move) }
         #expect(table == after)
-        #expect(elapsed < 10)
     }
 
-    @Test("diff of 20,000 sections without ids, reversed: section moves in n log n")
+    // Hang guard: 1.2 s in a debug build.
+    @Test("diff of 20,000 sections without ids, reversed: section moves in n log n", .timeLimit(.minutes(2)))
     func diffOfReversedSections() throws {
         let sections = (0..<20_000).map { Section(rowIDs: ["r\($0)"]) }
         let before = Table(sections: sections), after = Table(sections: sections.reversed())
         var change: MoveInference.Change?
-        let elapsed = Self.seconds { change = MoveInference.infer(before: before, after: after) }
+        do { change = MoveInference.infer(before: before, after: after) }
         guard case .moves(let moves)? = change else { Issue.record("\(String(describing: change))"); return }
         #expect(moves.count == 19_999 && moves.allSatisfy { if case .section = $0 { true } else { false } })
         var table = before
         for m in moves { try table.apply(m) }
         #expect(table == after)
-        #expect(elapsed < 10)
     }
 
-    @Test("diff of 3,000 rows sharing one id: the fewest moves, bounded work")
+    // Hang guard: 0.02 s in a debug build.
+    @Test("diff of 3,000 rows sharing one id: the fewest moves, bounded work", .timeLimit(.minutes(1)))
     func diffOfRepeatedIds() throws {
         var rows = (0..<3_000).map { _ in Row(id: "same") }
         rows[0] = Row(id: "other")
@@ -126,9 +127,8 @@ import Testing
         moved.append(moved.removeFirst())
         let after = Table(sections: [Section(rows: moved)])
         var change: MoveInference.Change?
-        let elapsed = Self.seconds { change = MoveInference.infer(before: before, after: after) }
+        do { change = MoveInference.infer(before: before, after: after) }
         #expect(change == .move(.row(from: Position(section: 0, row: 0), to: Position(section: 0, row: 2_999))))
-        #expect(elapsed < 10)
     }
 
     /// `last: 80000` once built shapes for every section of up to 160,000 rows and every place
@@ -136,7 +136,8 @@ import Testing
     /// between the thresholds now (segment mode), stuck rows included (by runs), and section
     /// indices likewise (section segments: one count per window around a sum of two thresholds).
     /// Nothing is claimed that was not decided.
-    @Test("lint of a policy with position constants in the tens of thousands: seconds, and what is not decided is said", .timeLimit(.minutes(2)), arguments: [
+    // Hang guard: in a debug build, 9.7 s for the five cases (31 s on a loaded machine).
+    @Test("lint of a policy with position constants in the tens of thousands: seconds, and what is not decided is said", .timeLimit(.minutes(6)), arguments: [
         ("  - pin: { last: 80000, anchor: start }\n  - lock: { index: 3 }\n  - lock: { index: 3 }\n", [DiagnosticCode.lockDisplaced, .deadRule]),
         ("  - lock: { index: -1000000 }\n  - accept: { section: 0, from: 1 }\n", [.lockDisplaced]),
         ("  - accept: { section: { index: 70000 }, from: [] }\n  - pin: { index: 5 }\n", []),
@@ -149,10 +150,9 @@ import Testing
         let document = PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n" + rules, path: "big.yaml")
         #expect(document.diagnostics.isEmpty, "\(document.diagnostics)")
         var findings: [Diagnostic] = []
-        let elapsed = Self.seconds { findings = PolicyAnalyzer.analyze(document) }
+        do { findings = PolicyAnalyzer.analyze(document) }
         // Nothing left undecided, and exactly the findings the rules call for (the locks' shifts
         // too: their witnesses have tens of thousands of rows, or hundreds of sections).
         #expect(Set(findings.map(\.code)) == Set(codes), "\(findings.map(\.message))")
-        #expect(elapsed < 30)
     }
 }

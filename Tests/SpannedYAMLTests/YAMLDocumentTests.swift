@@ -84,13 +84,13 @@ struct YAMLCase: CustomTestStringConvertible, Sendable {
     }
 }
 
-/// Hostile files: each must end quickly with a diagnostic, never a crash or a hang.
-@Suite struct HostileInputTests {
-    func parse(_ bytes: [UInt8]) -> (YAMLDocument.Result, Duration) {
-        let clock = ContinuousClock()
-        var result: YAMLDocument.Result?
-        let elapsed = clock.measure { result = YAMLDocument.parse(bytes, file: "hostile.yaml") }
-        return (result!, elapsed)
+/// Hostile files: each must end with a diagnostic, never a crash or a hang. How quickly is a
+/// release size guard (Benchmarks/Sources/SizeGuards, "YAML: …": each within 1 s, the 200,000
+/// keys within 5 s); here, the diagnostics, with a hang guard per test (the slowest, the
+/// 200,000 keys, needs about 3 s in a debug build: the limit is 20 times that).
+@Suite(.timeLimit(.minutes(1))) struct HostileInputTests {
+    func parse(_ bytes: [UInt8]) -> YAMLDocument.Result {
+        YAMLDocument.parse(bytes, file: "hostile.yaml")
     }
 
     @Test func billionLaughsIsRejectedBeforeExpansion() {
@@ -100,35 +100,31 @@ struct YAMLCase: CustomTestStringConvertible, Sendable {
             let name = String(UnicodeScalar(UInt8(97 + level)))
             text += "\(name): &\(name) [" + Array(repeating: "*\(prev)", count: 9).joined(separator: ",") + "]\n"
         }
-        let (result, elapsed) = parse(Array(text.utf8))
+        let result = parse(Array(text.utf8))
         #expect(result.diagnostics.first?.code == .yamlAlias)
         #expect(result.diagnostics.first?.span.start.line == 1)
-        #expect(elapsed < .seconds(1))
     }
 
     @Test func sixtyThousandNestedBracketsStopAtTheLimit() {
-        let (result, elapsed) = parse(Array(String(repeating: "[", count: 60_000).utf8))
+        let result = parse(Array(String(repeating: "[", count: 60_000).utf8))
         #expect(result.diagnostics.map(\.code) == [.tooDeep])
-        #expect(elapsed < .seconds(1))
     }
 
     @Test func sixtyThousandNestedMappingsStopAtTheLimit() {
-        let (result, elapsed) = parse(Array(String(repeating: "{a: ", count: 60_000).utf8))
+        let result = parse(Array(String(repeating: "{a: ", count: 60_000).utf8))
         #expect(result.diagnostics.map(\.code) == [.tooDeep])
-        #expect(elapsed < .seconds(1))
     }
 
     @Test func oversizedInputIsRefusedWithoutParsing() {
         let bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 9 * 1024 * 1024)
-        let (result, elapsed) = parse(bytes)
+        let result = parse(bytes)
         #expect(result.diagnostics.map(\.code) == [.tooLarge])
-        #expect(elapsed < .seconds(1))
     }
 
     @Test func invalidUTF8InTheMiddleOfALargeFile() {
         var bytes = Array(String(repeating: "k: v\n", count: 1000).utf8)
         bytes[2502] = 0xC3  // a lead byte followed by ASCII
-        let (result, _) = parse(bytes)
+        let result = parse(bytes)
         #expect(result.diagnostics.first?.code == .yamlSyntax)
         #expect(result.diagnostics.first?.span.start.line == 501)
         #expect(result.diagnostics.first?.message.contains("UTF-8") == true)
@@ -136,17 +132,15 @@ struct YAMLCase: CustomTestStringConvertible, Sendable {
 
     @Test func manyAnchorsAreCappedNotListedForever() {
         let text = (0..<10_000).map { "k\($0): &a\($0) v" }.joined(separator: "\n")
-        let (result, elapsed) = parse(Array(text.utf8))
+        let result = parse(Array(text.utf8))
         #expect(result.diagnostics.count <= 21)
         #expect(result.diagnostics.first?.code == .yamlAlias)
-        #expect(elapsed < .seconds(1))
     }
 
     @Test func aMillionKeyMappingStaysLinear() {
         let text = (0..<200_000).map { "k\($0): v" }.joined(separator: "\n")
-        let (result, elapsed) = parse(Array(text.utf8))
+        let result = parse(Array(text.utf8))
         #expect(result.diagnostics.isEmpty)
         #expect(result.root?.mapping?.count == 200_000)
-        #expect(elapsed < .seconds(15))  // quadratic duplicate checks would take minutes
     }
 }
