@@ -11,8 +11,8 @@ COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
 COPY Plugins ./Plugins
-RUN swift build -c release --product reorder-policy-server --static-swift-stdlib \
-    && cp "$(swift build -c release --show-bin-path)/reorder-policy-server" /reorder-policy-server
+RUN swift build -c release --traits Server --product reorder-policy-server --static-swift-stdlib \
+    && cp "$(swift build -c release --traits Server --show-bin-path)/reorder-policy-server" /reorder-policy-server
 
 FROM ubuntu:noble
 RUN apt-get update && apt-get install -y --no-install-recommends libyaml-0-2 && rm -rf /var/lib/apt/lists/*

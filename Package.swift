@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -7,11 +7,21 @@ let package = Package(
         .library(name: "ReorderPolicy", targets: ["ReorderPolicy"]),
         .library(name: "ReorderEngine", targets: ["ReorderEngine"]),
         .executable(name: "reorder-policy", targets: ["reorder-policy"]),
-        // The decision server (SPEC §9) is its own product: building the CLI or the libraries
-        // never builds the web stack.
+        // The decision server (SPEC §9) is its own product, built with the `Server` trait:
+        // `swift build --traits Server --product reorder-policy-server`. Building the CLI or
+        // the libraries never builds the web stack.
         .executable(name: "reorder-policy-server", targets: ["reorder-policy-server"]),
         // `swift package lint-reorder-policies` in a package that depends on this one.
         .plugin(name: "LintReorderPolicies", targets: ["LintReorderPolicies"]),
+    ],
+    // The server's web stack (Hummingbird, NIO, swift-crypto and the rest below) is behind the
+    // `Server` trait, off by default: a package that depends on this one for ReorderPolicy or
+    // ReorderEngine resolves none of it (SwiftPM prunes the dependencies of disabled traits),
+    // so the server's pins never clash with a service's own NIO. `swift test` without the trait
+    // runs every test but the server's; `swift test --traits Server` runs those too
+    // (README, "Tests").
+    traits: [
+        .trait(name: "Server", description: "The decision server, reorder-policy-server (SPEC §9): Hummingbird, SwiftNIO, swift-crypto."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -48,24 +58,27 @@ let package = Package(
             ]
         ),
         // HTTP plumbing only: request decoding and answers come from ReorderPolicy's DecisionService.
+        // Its sources compile only with the `Server` trait (`#if Server`); without it the module
+        // is empty and nothing of the web stack is resolved or built.
         .target(
             name: "ReorderServer",
             dependencies: [
                 "ReorderPolicy",
                 "SpannedYAML",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ] + server([
+                ("Hummingbird", "hummingbird"),
+                ("ServiceLifecycle", "swift-service-lifecycle"),
+                ("Logging", "swift-log"),
+                ("Metrics", "swift-metrics"),
+                ("CoreMetrics", "swift-metrics"),
+                ("Prometheus", "swift-prometheus"),
+                ("NIOCore", "swift-nio"),
+                ("NIOHTTPTypes", "swift-nio-extras"),
+                ("NIOHTTPTypesHTTP1", "swift-nio-extras"),
+                ("NIOHTTP1", "swift-nio"),
+                ("HTTPTypes", "swift-http-types"),
+                ("Crypto", "swift-crypto"),
+            ])
         ),
         // The server's one C call: the allocator keeps freed memory for the next request.
         .target(name: "CServerSupport"),
@@ -76,8 +89,7 @@ let package = Package(
                 "CServerSupport",
                 "ReorderPolicy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            ] + server([("Logging", "swift-log")])
         ),
         .plugin(
             name: "LintReorderPolicies",
@@ -93,11 +105,19 @@ let package = Package(
         .testTarget(name: "ReorderPolicyTests", dependencies: ["ReorderPolicy", "SpannedYAML"]),
         // Runs the built executable end to end; depending on it makes `swift test` build it.
         .testTarget(name: "CLITests", dependencies: ["ReorderPolicy", "ReorderEngine", "reorder-policy"], exclude: ["Golden", "Fixtures"]),
-        // Starts the built server on a free loopback port and talks HTTP to it.
+        // Starts the built server on a free loopback port and talks HTTP to it. With the
+        // `Server` trait only (`#if Server`): `swift test --traits Server`.
         .testTarget(
             name: "ServerTests",
-            dependencies: ["reorder-policy-server", "reorder-policy", "ReorderServer", "ReorderPolicy", "CServerSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["reorder-policy-server", "reorder-policy", "ReorderServer", "ReorderPolicy", "CServerSupport"]
+                + server([("Crypto", "swift-crypto")]),
             exclude: ["validate_openapi.py", "browser_playground.py"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// Dependencies of the server's targets: used only with the `Server` trait, so that SwiftPM
+/// resolves and builds them only then.
+func server(_ products: [(name: String, package: String)]) -> [Target.Dependency] {
+    products.map { .product(name: $0.name, package: $0.package, condition: .when(traits: ["Server"])) }
+}

@@ -7,7 +7,8 @@ let package = Package(
     name: "ReorderBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "reorder-policy", path: ".."),
+        // The server benchmarks build reorder-policy-server, which needs the `Server` trait.
+        .package(name: "reorder-policy", path: "..", traits: ["Server"]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
@@ -18,6 +19,12 @@ let package = Package(
         .executableTarget(name: "YAMLParseFile", linkerSettings: [.linkedLibrary("yaml")]),
         // The baseline for the server load test (server-load.sh): the HTTP stack alone.
         .executableTarget(name: "BareServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
+        // The growth and hang limits of every path that reads a large input, in release
+        // (issue #59): `swift run -c release SizeGuards`, run by .ci/run.
+        .executableTarget(
+            name: "SizeGuards",
+            dependencies: [.product(name: "ReorderPolicy", package: "reorder-policy")]
+        ),
         .executableTarget(
             name: "ReorderBenchmarks",
             dependencies: [

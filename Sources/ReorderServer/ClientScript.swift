@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 /// `GET /client.js`: the dependency-free browser client (docs/SERVER.md, "The browser client").
 /// Served always, with or without `--playground`: a production page that uses the decision
 /// server needs it, and it is static text.
@@ -283,3 +284,4 @@ enum ClientScript {
 })(typeof window !== "undefined" ? window : this);
 """#
 }
+#endif

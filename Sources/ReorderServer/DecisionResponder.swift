@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -398,3 +399,4 @@ enum RouteError: String, CaseIterable {
         DecisionResponder.Answer(status: httpStatus, body: DecisionService.errorBody(code: rawValue, message), contentType: "application/json")
     }
 }
+#endif

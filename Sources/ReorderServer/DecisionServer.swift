@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 import SpannedYAML
 import Foundation
 import Hummingbird
@@ -143,3 +144,4 @@ struct PolicyWatcher: Service {
         }
     }
 }
+#endif

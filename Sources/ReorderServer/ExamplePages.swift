@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 /// The client's runnable example pages, served with `--playground` at `/examples/html5.html`
 /// and `/examples/sortable.html` (docs/SERVER.md, "The browser client"). Both decide drops
 /// against the served `board` policy (policies/board.yaml) on the table of
@@ -135,3 +136,4 @@ ReorderClient.html5(client, document.getElementById("board"), { rowSelector: ".i
 </html>
 """
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 import HTTPTypes
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
@@ -108,3 +109,4 @@ final class HTTP10CloseInstaller: ChannelInboundHandler, RemovableChannelHandler
         _ = pipeline.removeHandler(context: context)
     }
 }
+#endif

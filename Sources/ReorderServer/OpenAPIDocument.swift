@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 import ReorderPolicy
 
 /// The OpenAPI 3.1 description of the server, served at `/openapi.json`. Checked against the
@@ -235,3 +236,4 @@ enum OpenAPIDocument {
 }
 """#
 }
+#endif

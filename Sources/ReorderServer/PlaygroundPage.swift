@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 /// `GET /playground` (`--playground` only): one self-contained page — no CDN, no fonts, no
 /// request anywhere but this server. It loads `/client.js` and decides every drop with
 /// `POST /v1/playground` (lint + explain of the policy text in the editor). docs/PLAYGROUND.md.
@@ -573,3 +574,4 @@ paintEditor();
 </html>
 """#
 }
+#endif

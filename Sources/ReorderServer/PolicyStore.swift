@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 import SpannedYAML
 import Foundation
 import ReorderPolicy
@@ -184,3 +185,4 @@ public final class PolicyStore: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 import ReorderPolicy
 
 /// The server's own JSON bodies: `/health` and `/v1/policies` (SPEC §9).
@@ -92,3 +93,4 @@ extension ServerJSON {
         return w.bytes
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 import CoreMetrics
 import Prometheus
 import ReorderPolicy
@@ -99,3 +100,4 @@ public final class ServerMetrics: Sendable {
         return buffer
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 import Crypto
 import ReorderPolicy
 import Synchronization
@@ -159,3 +160,4 @@ final class TableStore: StoredTables, Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -77,4 +78,5 @@ private func releaseCopies(_ raw: UnsafeMutableRawPointer?) {
 private func releaseCopies(_ raw: UnsafeMutableRawPointer) {
     Unmanaged<ThreadCopies>.fromOpaque(raw).release()
 }
+#endif
 #endif

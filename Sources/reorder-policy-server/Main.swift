@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 import ArgumentParser
 import CServerSupport
 import Foundation
@@ -120,3 +121,20 @@ private func terminate(_ status: Int32) -> Never {
     Darwin.exit(status)
     #endif
 }
+#else
+import Foundation
+
+/// Built without the `Server` trait (the default, so that the library and the CLI never build
+/// the web stack): the executable only says how to build the real one.
+@main
+enum ServerCommand {
+    static func main() {
+        FileHandle.standardError.write(Data("""
+            reorder-policy-server was built without the Server trait, so it has no web stack.
+            Build it with: swift build --traits Server --product reorder-policy-server
+
+            """.utf8))
+        exit(2)
+    }
+}
+#endif

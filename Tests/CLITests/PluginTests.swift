@@ -27,3 +27,46 @@ import Testing
         #expect(broken.1.contains("reorder-policy lint found errors"), "\(broken.1)")
     }
 }
+
+/// A service that embeds the library resolves none of the server's web stack (issue #63): the
+/// server's dependencies are behind the `Server` trait, which a dependent package does not
+/// enable, and SwiftPM prunes them. A package that depends on this one for ReorderPolicy is
+/// written to a scratch folder and resolved; its Package.resolved must list no NIO, no
+/// Hummingbird and no swift-crypto.
+@Suite struct EmbeddingTests {
+    @Test(.timeLimit(.minutes(5))) func anEmbeddingPackageResolvesNoServerStack() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reorder-policy-embedder-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("Sources/Service"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try """
+            // swift-tools-version: 6.1
+            import PackageDescription
+            let package = Package(
+                name: "Service",
+                dependencies: [.package(name: "reorder-policy", path: "\(CLI.packageRoot.path)")],
+                targets: [.executableTarget(name: "Service", dependencies: [.product(name: "ReorderPolicy", package: "reorder-policy")])]
+            )
+            """.write(to: dir.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try "import ReorderPolicy\nprint(PolicyLoader.self)\n".write(to: dir.appendingPathComponent("Sources/Service/main.swift"), atomically: true, encoding: .utf8)
+        let resolved = try CLI.program(["swift", "package", "--scratch-path", dir.appendingPathComponent(".build").path, "resolve"], in: dir)
+        #expect(resolved.status == 0, "\(resolved.output)")
+        // No Package.resolved at all means nothing remote was pinned: that passes too. (Today it
+        // pins swift-argument-parser alone, which the CLI target of this package uses.)
+        let pins = (try? String(contentsOf: dir.appendingPathComponent("Package.resolved"), encoding: .utf8)) ?? ""
+        let identities = pins.split(separator: "\n").filter { $0.contains("\"identity\"") }
+            .map { $0.split(separator: "\"").dropFirst(3).first.map(String.init) ?? "" }
+        for server in ["swift-nio", "swift-nio-extras", "swift-nio-ssl", "hummingbird", "swift-crypto", "async-http-client", "swift-service-lifecycle", "swift-prometheus"] {
+            #expect(!identities.contains(server), "an embedding package pins \(server): \(identities)")
+        }
+        // And the control: the same package with the trait on does pin the web stack, so the
+        // check above reads a real Package.resolved.
+        let withServer = try String(contentsOf: dir.appendingPathComponent("Package.swift"), encoding: .utf8)
+            .replacingOccurrences(of: "path: \"\(CLI.packageRoot.path)\")", with: "path: \"\(CLI.packageRoot.path)\", traits: [\"Server\"])")
+        try withServer.write(to: dir.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        let resolvedWith = try CLI.program(["swift", "package", "--scratch-path", dir.appendingPathComponent(".build").path, "resolve"], in: dir)
+        #expect(resolvedWith.status == 0, "\(resolvedWith.output)")
+        let pinsWith = (try? String(contentsOf: dir.appendingPathComponent("Package.resolved"), encoding: .utf8)) ?? ""
+        #expect(pinsWith.contains("\"identity\" : \"swift-nio\""), "with the Server trait the web stack is pinned: \(pinsWith.prefix(400))")
+    }
+}

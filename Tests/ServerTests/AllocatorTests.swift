@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 import CServerSupport
 import Foundation
 import Synchronization
@@ -55,3 +56,4 @@ struct AllocatorTests {
     }
     #endif
 }
+#endif

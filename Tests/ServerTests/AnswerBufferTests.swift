@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 import Foundation
 import NIOCore
 import ReorderEngine
@@ -57,3 +58,4 @@ import Testing
         #expect(Array(grown.readableBytesView) == expected + extra)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 import Foundation
 import Testing
 
@@ -155,3 +156,4 @@ import Testing
         #expect(status == 0, "\(text)")
     }
 }
+#endif

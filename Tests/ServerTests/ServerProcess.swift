@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 import Foundation
 import Testing
 
@@ -245,3 +246,4 @@ func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows
     } while Date() < deadline
     return try condition()
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 import Crypto
 import Foundation
 import Testing
@@ -295,7 +296,10 @@ struct ServerTests {
             let reply = try server.request("POST", "/v1/policies/board/check", body: body, headers: headers)
             #expect((400..<500).contains(reply.status), "\(label): \(reply.status) \(reply.text.prefix(200))")
             #expect(reply.errorCode != nil, "\(label)")
-            #expect(Date().timeIntervalSince(started) < 10, "\(label) took too long")
+            // A hang guard: each body is answered in milliseconds, the lying Content-Length
+            // after the server's lingering time (2 s; the whole loop took 2.1 s in a debug build,
+            // 2026-11-29): 30 s is 15 times that.
+            #expect(Date().timeIntervalSince(started) < 30, "\(label) took too long")
         }
         #expect(try server.get("/health").status == 200, "the server is still up")
         #expect(server.stop() == 0)
@@ -609,3 +613,4 @@ struct ServerTests {
         #expect(server.stop() == 0)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 import Foundation
 import ReorderEngine
 import ReorderPolicy
@@ -71,3 +72,4 @@ import Testing
         #expect(Self.onAnotherThread { store.bound(Self.ref, to: compiled, policyHash: "h") == nil })
     }
 }
+#endif

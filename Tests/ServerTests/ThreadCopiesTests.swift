@@ -1,3 +1,4 @@
+#if Server  // the server is built with the `Server` trait only (Package.swift)
 import Foundation
 import ReorderEngine
 import ReorderPolicy
@@ -74,3 +75,4 @@ import Testing
         #expect(afterReset != kept, "let go, compiled again")
     }
 }
+#endif
