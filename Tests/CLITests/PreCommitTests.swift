@@ -62,6 +62,51 @@ struct PreCommitTests {
         #expect(output.contains("policies/status.yaml: changes decisions") && output.contains("allowed → denied"), "\(output)")
         #expect(!output.contains("ci.yml"), "\(output)")
     }
+
+    /// The lint hook is verbose: a warning is shown although the hook passes, so a `lock`
+    /// written where `pin` was meant does not commit silently (issue 63).
+    @Test func theLintHookShowsWarningsWithoutBlocking() throws {
+        let root = try Self.repository([
+            "header.yaml": "reorder-policy: 1\nname: header\nrules:\n  - lock: { first: 1 }\n    id: header\n",
+        ])
+        let (status, output) = try Self.run(["pre-commit", "try-repo", CLI.packageRoot.path, "reorder-policy-lint", "--all-files"], in: root)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("header.yaml:4:5: warning[lock-displaced]"), "\(output)")
+    }
+
+    /// The README's pre-commit block (the first ```yaml block under "### pre-commit"), copied as
+    /// written into .pre-commit-config.yaml, is a configuration pre-commit accepts. pre-commit 4
+    /// refused the old one, a top-level list without `repos:` ("Expected a Config map but got a
+    /// list"; issue 63).
+    @Test func theReadmeConfigurationValidates() throws {
+        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(Self.firstYAMLBlock(under: "### pre-commit", in: readme),
+                                 "README.md has no ```yaml block under its '### pre-commit' heading")
+        #expect(block.contains("id: reorder-policy-lint"), "\(block)")
+        let root = try Self.repository([".pre-commit-config.yaml": block])
+        let (status, output) = try Self.run(["pre-commit", "validate-config", ".pre-commit-config.yaml"], in: root)
+        #expect(status == 0, "pre-commit validate-config refused the README's block:\n\(block)\n\(output)")
+    }
+
+    /// The lines of the first ```yaml block after the line `heading` and before the next
+    /// heading, as written (nil when there is none).
+    static func firstYAMLBlock(under heading: String, in text: String) -> String? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(where: { $0 == heading }) else { return nil }
+        var block: [Substring] = []
+        var inside = false
+        for line in lines[(start + 1)...] {
+            if inside {
+                if line.hasPrefix("```") { return block.joined(separator: "\n") + "\n" }
+                block.append(line)
+            } else if line == "```yaml" {
+                inside = true
+            } else if line.hasPrefix("#") {
+                return nil  // the next heading: this section has no yaml block
+            }
+        }
+        return nil
+    }
 }
 
 /// scripts/pre-commit-hook without reorder-policy on PATH: it builds the CLI once from its
