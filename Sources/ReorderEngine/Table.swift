@@ -11,8 +11,9 @@ public struct Position: Hashable, Sendable, Comparable, CustomStringConvertible 
         self.row = row
     }
 
-    /// `s.r`, as on the command line.
-    public var description: String { "\(section).\(row)" }
+    /// `s.r`, as on the command line; `[s, r]`, as in a moves file, when either is negative
+    /// (`0.-1` reads as a typo).
+    public var description: String { section < 0 || row < 0 ? "[\(section), \(row)]" : "\(section).\(row)" }
 
     public static func < (a: Position, b: Position) -> Bool {
         (a.section, a.row) < (b.section, b.row)

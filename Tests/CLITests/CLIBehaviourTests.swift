@@ -19,7 +19,10 @@ import Testing
     @Test func explicitFilesWithoutTheVersionKeyAreLinted() throws {
         let result = try CLI.run(["lint", "policies/tables/sprint.yaml"])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("error[missing-key]"))
+        #expect(result.stdout.contains("error[unknown-key]: this looks like a table file"))
+        let other = try CLI.scratch("no-version.yaml", "name: x\nrules: []\n")
+        let missing = try CLI.run(["lint", other])
+        #expect(missing.status == 1 && missing.stdout.contains("error[missing-key]"), "\(missing.stdout)")
     }
 
     @Test func usageErrorsExitTwo() throws {

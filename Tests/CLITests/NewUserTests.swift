@@ -18,6 +18,99 @@ import Testing
     }
 }
 
+/// What a new user trips on, round two (issue 63): each message, as the CLI prints it.
+@Suite struct NewUserMessageTests {
+    static let board = ["--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml"]
+
+    @Test("explain of a section move counts '1 row', not '1 rows'")
+    func oneRow() throws {
+        let text = try CLI.run(["explain"] + Self.board + ["--section-from", "2", "--section-to", "1", "--color", "never"]).stdout
+        #expect(text.contains("Review") && text.contains("   1 row  "), "\(text)")
+        #expect(!text.contains("1 rows"), "\(text)")
+    }
+
+    @Test("a moves file: a negative row reads [0, -1]; a malformed item is named by its line, aligned, with what was given")
+    func movesFileText() throws {
+        let moves = try CLI.scratch("messages-moves.yaml", """
+            - { from: [0, 0], to: [0, 1] }
+            - { from: [0, -1], to: [0, 1] }
+            - { frm: [0, 0], to: [0, 1] }
+            - 17
+            """)
+        let text = try CLI.run(["check"] + Self.board + ["--moves", moves, "--color", "never"]).stdout
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(!text.contains("0.-1"), "\(text)")
+        #expect(lines.contains { $0.hasPrefix("[0, -1] → 0.1") && $0.contains("source row [0, -1] does not exist") }, "\(text)")
+        let malformed = try #require(lines.firstIndex { $0.hasPrefix("line 3 ") }, "\(text)")
+        #expect(lines[malformed].contains("unknown key 'frm'"), "\(text)")
+        #expect(lines[malformed + 1].trimmingCharacters(in: .whitespaces) == #"given {"frm": [0, 0], "to": [0, 1]}"#, "\(text)")
+        #expect(lines.contains { $0.hasPrefix("line 4 ") && $0.contains("found a scalar") }, "\(text)")
+        // Every verdict in one column: the malformed items' labels no longer push it right.
+        let verdicts = lines.filter { $0.contains("  allowed") || $0.contains("  invalid") }
+        let columns = Set(verdicts.map { line in
+            line.distance(from: line.startIndex, to: (line.range(of: "  allowed") ?? line.range(of: "  invalid")!).lowerBound)
+        })
+        #expect(columns.count == 1, "\(text)")
+    }
+
+    @Test("a table given to lint, or to check as the policy, says it looks like a table; a policy given as the table, a policy")
+    func wrongKindOfFile() throws {
+        let lint = try CLI.run(["lint", "--color", "never", "policies/tables/sprint.yaml"])
+        #expect(lint.status == 1)
+        #expect(lint.stdout.contains("this looks like a table file, not a policy"), "\(lint.stdout)")
+        #expect(lint.stdout.contains("checked 1 policy file: 1 error"), "\(lint.stdout)")
+        let swapped = try CLI.run(["check", "--policy", "policies/board.yaml", "--table", "policies/board.yaml", "--from", "0.0", "--to", "0.1", "--color", "never"])
+        #expect(swapped.status == 2)
+        let said = swapped.stdout + swapped.stderr
+        #expect(said.contains("this looks like a policy file, not a table"), "\(said)")
+        #expect(said.components(separatedBy: "error[").count - 1 == 1, "one error, not one per key of the policy: \(said)")
+    }
+
+    @Test("lint: s.r written for a position, 'maximum' for 'max', a selector lined up with its rule kind")
+    func loaderHints() throws {
+        let policy = try CLI.scratch("hints.yaml", """
+            reorder-policy: 1
+            name: hints
+            rules:
+              - capacity: { section: 0, maximum: 3 }
+              - pin:
+                first: 1
+            tests:
+              - name: dotted
+                table: { sections: [ { rows: [a, b] } ] }
+                move: { from: [0.1], to: [0, 0] }
+                expect: allowed
+            """)
+        let text = try CLI.run(["lint", "--no-analysis", "--color", "never", policy]).stdout
+        #expect(text.contains("unknown key 'maximum' in a capacity; did you mean 'max'?") || text.contains("'maximum'") && text.contains("did you mean 'max'?"), "\(text)")
+        #expect(text.contains("'first' is in the same column as 'pin'") && text.contains("indent it further than 'pin'"), "\(text)")
+        #expect(text.contains("write [0, 1]"), "\(text)")
+    }
+
+    @Test("lint reports a test table that test could not load: missing, outside the policy's folder, or broken")
+    func lintChecksTestTables() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reorder-policy-tables-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("p/tables"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "sections:\n  - rows: [a, b]\n".write(to: dir.appendingPathComponent("outside.yaml"), atomically: true, encoding: .utf8)
+        try "sections:\n  - rows: [a, b]\n    colour: red\n".write(to: dir.appendingPathComponent("p/tables/broken.yaml"), atomically: true, encoding: .utf8)
+        try "sections:\n  - rows: [a, b]\n".write(to: dir.appendingPathComponent("p/tables/fine.yaml"), atomically: true, encoding: .utf8)
+        let test = { (name: String, table: String) in "  - name: \(name)\n    table: \(table)\n    move: { from: [0, 0], to: [0, 1] }\n    expect: allowed\n" }
+        let policy = dir.appendingPathComponent("p/policy.yaml")
+        try ("reorder-policy: 1\nname: t\nrules: []\ntests:\n" + test("missing", "tables/missing.yaml") + test("outside", "../outside.yaml")
+             + test("broken", "tables/broken.yaml") + test("fine", "tables/fine.yaml")).write(to: policy, atomically: true, encoding: .utf8)
+        let lint = try CLI.run(["lint", "--color", "never", policy.path])
+        #expect(lint.status == 1, "\(lint.stdout)")
+        #expect(lint.stdout.contains("cannot read the test's table 'tables/missing.yaml'"), "\(lint.stdout)")
+        #expect(lint.stdout.contains("the test's table '../outside.yaml' is outside the policy's directory"), "\(lint.stdout)")
+        #expect(lint.stdout.contains("the test's table 'tables/broken.yaml' does not load") && lint.stdout.contains("colour"), "\(lint.stdout)")
+        #expect(lint.stdout.contains("3 errors"), "\(lint.stdout)")
+        // test still runs the policy's tests and fails the three, passing the fourth.
+        let run = try CLI.run(["test", "--color", "never", policy.path])
+        #expect(run.status == 1 && run.stdout.contains("1 passed"), "\(run.stdout)")
+    }
+}
+
 @Suite struct MovesFileRuleTests {
     static let policy = ["--policy", "policies/board.yaml", "--table", "policies/tables/sprint.yaml"]
 

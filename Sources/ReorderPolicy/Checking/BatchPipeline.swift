@@ -90,13 +90,15 @@ public enum BatchPipeline {
     /// A file of `pieces.minimumFileBytes` or more, on a machine with two cores or more, is
     /// read in pieces on up to 8 cores (``Pieces``); the output is the same byte for byte, and
     /// `flush` and `flushLog` are then called on the calling thread, with each piece's output.
+    /// Text output is read as one stream: it names a malformed item by its line in the file,
+    /// which a piece read on its own does not know (machine formats echo the item instead).
     package static func run(
         path: String, runner: inout CheckRunner, flush: @escaping @Sendable (JSONWriter) -> Void,
         flushLog: (@Sendable (JSONWriter) -> Void)? = nil, pieces: Pieces = Pieces()
     ) throws(SourceFile.ReadError) -> [Diagnostic] {
         let (fd, size) = try SourceFile.openRegular(path)
         defer { close(fd) }
-        if size >= pieces.minimumFileBytes && pieces.workers >= 2 {
+        if size >= pieces.minimumFileBytes && pieces.workers >= 2 && runner.format != .text {
             return runInPieces(descriptor: fd, path: path, runner: &runner, flush: flush, flushLog: flushLog, pieces: pieces)
         }
         return run(runner: &runner, flush: flush, flushLog: flushLog) { deliver in

@@ -153,7 +153,9 @@ public struct CheckRunner {
                 logLine(DecisionEvent(policy: bound.compiled.policy.name, policyHash: policyHash, move: .init(given: echo.text),
                                       decision: "invalid", target: nil, rules: [], error: error))
             }
-            invalid(given: { $0.append(echo) }, label: echo.text, error: error)
+            // People find a malformed item by its line (text output: `line 3  invalid  …`, then
+            // what was given); machines read the echo (`given`).
+            invalid(given: { $0.append(echo) }, label: CheckTextOutput.malformedLabel(line: node.span.start.line), error: error)
         }
     }
 

@@ -67,7 +67,7 @@ public enum PolicyTestRunner {
             var selection = c
             selection.severities = [:]
             return selection
-        })
+        }, testTables: false)  // each test says its own table's errors
         var report = TestReport(files: [], unreadable: lint.unreadable)
         for document in lint.documents {
             report.files.append(run(document))
@@ -78,7 +78,6 @@ public enum PolicyTestRunner {
     /// Runs the tests of one loaded policy.
     public static func run(_ document: PolicyDocument) -> TestFileReport {
         guard let compiled = document.compiled() else { return TestFileReport(document: document, outcomes: []) }
-        let directory = (document.source.path as NSString).deletingLastPathComponent
         var tables: [String: (Table?, [Diagnostic])] = [:]
         var outcomes: [TestOutcome] = []
         for test in document.tests {
@@ -87,33 +86,9 @@ public enum PolicyTestRunner {
             switch test.table {
             case .inline(let t): table = t
             case .file(let path, let span):
-                let full = path.hasPrefix("/") || directory.isEmpty ? path : directory + "/" + path
-                // Test tables live next to the policy or below it: a policy from a pull request
-                // must not read (and echo in diagnostics) files elsewhere on the machine.
-                if let outside = Self.outsideTree(full, root: directory.isEmpty ? "." : directory) {
-                    outcome.errors = [Diagnostic(
-                        code: .invalidValue, message: "the test's table '\(path)' is outside the policy's directory (\(outside))",
-                        file: document.source.path, span: span,
-                        help: "put test tables next to the policy file or in a folder below it")]
-                    outcome.mismatches = ["the table could not be loaded"]
-                    outcomes.append(outcome)
-                    continue
-                }
-                let entry: (Table?, [Diagnostic])
-                if let cached = tables[full] {
-                    entry = cached
-                } else {
-                    let loaded = TableLoader.load(path: full)
-                    entry = (loaded.table, loaded.diagnostics)
-                    tables[full] = entry
-                }
-                guard let t = entry.0 else {
-                    var errors = entry.1
-                    if errors.contains(where: { $0.code == .unreadable }) {
-                        errors = [Diagnostic(code: .unreadable, message: "cannot read the test's table '\(path)' (looked for \(full))",
-                                             file: document.source.path, span: span)]
-                    }
-                    outcome.errors = errors
+                let loaded = testTable(path, span: span, of: document, cache: &tables)
+                guard let t = loaded.table else {
+                    outcome.errors = loaded.errors
                     outcome.mismatches = ["the table could not be loaded"]
                     outcomes.append(outcome)
                     continue
@@ -133,6 +108,39 @@ public enum PolicyTestRunner {
             outcomes.append(outcome)
         }
         return TestFileReport(document: document, outcomes: outcomes)
+    }
+
+    /// The table file a test names, as `test` loads it (and `lint` checks it): relative to the
+    /// policy's directory and inside it, read once per run (`cache`). Its errors otherwise: the
+    /// table's own diagnostics, or one at the test's `table:` for a table outside the policy's
+    /// directory or one that cannot be read.
+    static func testTable(
+        _ path: String, span: Span, of document: PolicyDocument, cache: inout [String: (Table?, [Diagnostic])]
+    ) -> (table: Table?, errors: [Diagnostic]) {
+        let directory = (document.source.path as NSString).deletingLastPathComponent
+        let full = path.hasPrefix("/") || directory.isEmpty ? path : directory + "/" + path
+        // Test tables live next to the policy or below it: a policy from a pull request must
+        // not read (and echo in diagnostics) files elsewhere on the machine.
+        if let outside = Self.outsideTree(full, root: directory.isEmpty ? "." : directory) {
+            return (nil, [Diagnostic(
+                code: .invalidValue, message: "the test's table '\(path)' is outside the policy's directory (\(outside))",
+                file: document.source.path, span: span,
+                help: "put test tables next to the policy file or in a folder below it")])
+        }
+        let entry: (Table?, [Diagnostic])
+        if let cached = cache[full] {
+            entry = cached
+        } else {
+            let loaded = TableLoader.load(path: full)
+            entry = (loaded.table, loaded.diagnostics)
+            cache[full] = entry
+        }
+        if let table = entry.0 { return (table, []) }
+        if entry.1.contains(where: { $0.code == .unreadable }) {
+            return (nil, [Diagnostic(code: .unreadable, message: "cannot read the test's table '\(path)' (looked for \(full))",
+                                     file: document.source.path, span: span)])
+        }
+        return (nil, entry.1)
     }
 
     private static func compare(_ test: PolicyTest, _ outcome: TestOutcome) -> [String] {

@@ -40,10 +40,11 @@ public enum Linter {
     /// severities apply to the warnings; with `strict`, the warnings left become errors.
     /// With `onlyPolicies`, files named in `paths` are treated as a walk treats them: one
     /// without a top-level `reorder-policy` key is skipped (for pre-commit, which passes every
-    /// staged YAML file).
+    /// staged YAML file). With `testTables`, a test's table file that `test` could not load is
+    /// an error of its policy (``testTableErrors(_:)``).
     public static func lint(
         _ paths: [String], strict: Bool = false, config: ProjectConfig? = nil, onlyPolicies: Bool = false,
-        analysis: ((PolicyDocument) -> [Diagnostic])? = nil
+        analysis: ((PolicyDocument) -> [Diagnostic])? = nil, testTables: Bool = true
     ) -> LintReport {
         var report = LintReport(documents: [], unreadable: [])
         for path in paths {
@@ -84,8 +85,34 @@ public enum Linter {
         }
         for index in report.documents.indices {
             report.documents[index] = lint(report.documents[index], strict: strict, config: config, analysis: analysis)
+            // After the analysis, which a broken test table does not concern.
+            if testTables {
+                report.documents[index].diagnostics = Diagnostic.sorted(report.documents[index].diagnostics + testTableErrors(report.documents[index]))
+            }
         }
         return report
+    }
+
+    /// What `test` would fail to load: a test's table file that is missing, unreadable, outside
+    /// the policy's directory or broken, each said at the test's `table:` (a broken table's
+    /// first error is named in the message, with its place; `test` shows them all).
+    static func testTableErrors(_ document: PolicyDocument) -> [Diagnostic] {
+        var cache: [String: (Table?, [Diagnostic])] = [:]
+        var errors: [Diagnostic] = []
+        for test in document.tests {
+            guard case .file(let path, let span) = test.table else { continue }
+            let loaded = PolicyTestRunner.testTable(path, span: span, of: document, cache: &cache)
+            guard loaded.table == nil, let first = loaded.errors.first else { continue }
+            if first.file == document.source.path {
+                errors.append(first)
+            } else {
+                let more = loaded.errors.count > 1 ? " (and \(loaded.errors.count - 1) more)" : ""
+                errors.append(Diagnostic(
+                    code: first.code, message: "the test's table '\(path)' does not load: \(first.file):\(first.span.start.line):\(first.span.start.column): \(first.message)\(more)",
+                    file: document.source.path, span: span, help: "run 'reorder-policy test' on this policy to see every error of the table"))
+            }
+        }
+        return errors
     }
 
     /// Lints one loaded document as `lint` does a file: adds the analysis' findings (when it

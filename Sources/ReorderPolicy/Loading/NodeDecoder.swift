@@ -17,6 +17,9 @@ struct NodeDecoder {
 
     mutating func append(_ list: [Diagnostic]) { diagnostics += list }
 
+    /// Replaces the help of the diagnostic at `index` (a hint the decoder learns after it).
+    mutating func setHelp(_ help: String, at index: Int) { diagnostics[index].help = help }
+
     /// Reports a type mismatch unless the node was already reported (an alias).
     mutating func mismatch(_ node: some DocumentNode, expected: String) {
         guard !node.isInvalid else { return }
@@ -131,7 +134,12 @@ struct NodeDecoder {
         guard word.utf8.count <= longestSuggested else { return nil }
         let scored = candidates.filter { $0.utf8.count <= longestSuggested }.map { ($0, distance(word.lowercased(), $0)) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
-        return best.1 <= max(2, word.count / 3) ? best.0 : nil
+        if best.1 <= max(2, word.count / 3) { return best.0 }
+        // A key written out in full or cut short: `maximum` for `max`, `sect` for `section`
+        // (one candidate of at least 3 letters that the word starts with, or that starts with it).
+        let lower = word.lowercased()
+        let stems = candidates.filter { $0.count >= 3 && lower.count >= 3 && (lower.hasPrefix($0) || $0.hasPrefix(lower)) }
+        return stems.count == 1 ? stems[0] : nil
     }
 
     static func distance(_ a: String, _ b: String) -> Int {

@@ -23,6 +23,14 @@ struct PolicyDecoder {
     }
 
     mutating func decode(_ root: YAMLNode) -> (Policy?, [PolicyTest]) {
+        // A table file given where a policy is read (`lint table.yaml`, `--policy table.yaml`):
+        // one error that says so, not an unknown key and three missing ones.
+        if let entries = root.entries, let sections = entries.first(where: { $0.name == "sections" }),
+           !entries.contains(where: { $0.name == "reorder-policy" || $0.name == "rules" }) {
+            d.error(.unknownKey, "this looks like a table file, not a policy: it has 'sections' and no 'reorder-policy'", sections.key,
+                    help: "lint and test read policy files; give a table to check, explain or diff with --table")
+            return (nil, [])
+        }
         guard let top = d.mapping(root, in: "a policy", known: Self.topKeys) else { return (nil, []) }
         var ok = true
         if let version = top["reorder-policy"] {
@@ -106,6 +114,23 @@ struct PolicyDecoder {
 
     // MARK: - Rules
 
+    /// A selector's keys lined up with the rule kind instead of under it (`- pin:` with
+    /// `first: 1` in the same column as `pin`) become keys of the rule item: its unknown-key
+    /// errors at or after `from` say to indent them.
+    private mutating func hintIndentation(_ item: YAMLNode, kinds: [String], from: Int) {
+        let entries = item.mapping ?? []
+        guard let kind = entries.first(where: { kinds.contains($0.name) }),
+              kind.value.scalar == "" || kind.value.scalar == "~" || kind.value.scalar == "null" else { return }
+        let column = kind.key.span.start.column
+        for k in from..<d.diagnostics.count where d.diagnostics[k].code == .unknownKey {
+            guard let entry = entries.first(where: { $0.key.span.start == d.diagnostics[k].span.start }),
+                  Self.selectorKeys.contains(entry.name) || entry.name == "section" || entry.name == "max" || entry.name == "min"
+                    || entry.name == "from" || entry.name == "rows" else { continue }
+            d.setHelp("'\(entry.name)' is in the same column as '\(kind.name)' (\(column)), so it is a key of the rule; "
+                      + "indent it further than '\(kind.name)' to put it under '\(kind.name):'", at: k)
+        }
+    }
+
     /// Reads `id` and `message` and finds the single rule-kind key of a rule item.
     private mutating func ruleItem(
         _ item: YAMLNode, kinds: [String], context: String, defaultID: String, ids: inout [(String, Span)]
@@ -113,6 +138,7 @@ struct PolicyDecoder {
         let before = d.diagnostics.count
         guard let keys = d.mapping(item, in: context, known: kinds + ["id", "message"]) else { return nil }
         let unknown = d.diagnostics[before...].contains { $0.code == .unknownKey }
+        if unknown { hintIndentation(item, kinds: kinds, from: before) }
         var id = defaultID, idSpan = item.span
         if let entry = keys["id"], let text = d.text(entry.value, expected: "a string for 'id'") {
             if text.isEmpty {

@@ -4,6 +4,14 @@ struct TableDecoder {
     var d: NodeDecoder
 
     mutating func table<Node: DocumentNode>(_ node: Node) -> Table? {
+        // A policy file given where a table is read (`--table policy.yaml`): one error that says
+        // so, not an unknown key for every key of the policy.
+        if let entries = node.entries, !entries.contains(where: { $0.name == "sections" }),
+           let key = entries.first(where: { $0.name == "reorder-policy" || $0.name == "rules" }) {
+            d.error(.unknownKey, "this looks like a policy file, not a table: it has '\(key.name)' and no 'sections'", key.key,
+                    help: "give the policy with --policy and a table (a file with 'sections') with --table")
+            return nil
+        }
         guard let keys = d.mapping(node, in: "a table", known: ["sections"]) else { return nil }
         guard let entry = keys["sections"] else {
             d.error(.missingKey, "missing key 'sections'; expected a list of sections", at: Span(at: node.span.start))

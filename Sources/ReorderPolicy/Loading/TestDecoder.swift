@@ -108,6 +108,14 @@ struct TestDecoder {
     /// `[s, r]`: two plain integers.
     mutating func coordinates(_ node: YAMLNode, _ what: String) -> Position? {
         guard let items = node.sequence, items.count == 2 else {
+            // `0.1` or `[0.1]`: the command line's `s.r`, written where a file wants `[s, r]`.
+            let dotted = node.scalar ?? (node.sequence?.count == 1 ? node.sequence?.first?.scalar : nil)
+            if let dotted, let dot = dotted.firstIndex(of: "."),
+               let s = Int(dotted[..<dot]), let r = Int(dotted[dotted.index(after: dot)...]), !node.isInvalid {
+                d.error(.typeMismatch, "expected a position [section, row] for \(what), found '\(dotted)'", node,
+                        help: "in a file a position is a list of two integers: write [\(s), \(r)] (s.r is the command line's form)")
+                return nil
+            }
             d.mismatch(node, expected: "a position [section, row] for \(what)")
             return nil
         }

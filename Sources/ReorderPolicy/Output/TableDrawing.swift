@@ -120,7 +120,7 @@ public enum TableDrawing {
             var marks = bound.sectionHolds(u)
             if u == from { marks.insert("◀ moving", at: 0) }
             let rows = bound.table.sections[u].rows.count
-            let text = "  \(String(u).leftPadded(to: 4))  \(id.padding(toLength: idWidth, withPad: " ", startingAt: 0))  \(String(rows).leftPadded(to: 4)) rows  \(marks.joined(separator: ", "))"
+            let text = "  \(String(u).leftPadded(to: 4))  \(id.padding(toLength: idWidth, withPad: " ", startingAt: 0))  \(String(rows).leftPadded(to: 4)) \(rows == 1 ? "row " : "rows")  \(marks.joined(separator: ", "))"
             out.append(u == from ? style.bold(text.trimmingTrailingSpaces()) : text.trimmingTrailingSpaces())
             u += 1
         }

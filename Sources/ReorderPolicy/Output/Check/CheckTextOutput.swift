@@ -57,8 +57,20 @@ struct CheckTextOutput: CheckOutput {
 
     func invalid(given: (inout JSONWriter) -> Void, label: String, error: String, index: Int, into w: inout JSONWriter) {
         let label = label.visible
-        Self.lines([label.padding(toLength: max(moveWidth, label.count), withPad: " ", startingAt: 0) + "  " + style.red("invalid   ") + "  " + error.visible], into: &w)
+        let head = label.padding(toLength: max(moveWidth, label.count), withPad: " ", startingAt: 0) + "  "
+        var lines = [head + style.red("invalid   ") + "  " + error.visible]
+        if label.hasPrefix(Self.malformedPrefix) {
+            // A malformed item is named by its line; what it was follows, under the verdict.
+            var echo = JSONWriter(capacity: 64)
+            given(&echo)
+            lines.append(String(repeating: " ", count: head.count) + style.dim("given ") + echo.text.visible)
+        }
+        Self.lines(lines, into: &w)
     }
+
+    /// The label of a moves item that is not a move: its line in the moves file.
+    static func malformedLabel(line: Int) -> String { "\(malformedPrefix)\(line)" }
+    private static let malformedPrefix = "line "
 
     func close(policy: String, summary: DecisionJSON.Summary, results: Int, errors: [Diagnostic], into w: inout JSONWriter) {
         w.bytes(DecisionText.summary(summary, style: style))
