@@ -25,6 +25,15 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         AnalysisCase(.capacityConflict, fires: true, "  - capacity: { section: [Doing, Done], max: 2 }\n  - »capacity: { section: { not: Todo }, min: 3 }\n"),
         AnalysisCase(.capacityConflict, fires: false, "  - capacity: { section: Doing, max: 2 }\n  - capacity: { section: Done, min: 3 }\n"),
         AnalysisCase(.capacityConflict, fires: false, "  - capacity: { section: Doing, max: 2, rows: { kind: card } }\n  - capacity: { section: Doing, min: 3 }\n"),
+        // Decided from what the rows selectors mean, not how they are written (issue #61): the
+        // rows the min counts are among those the max counts.
+        AnalysisCase(.capacityConflict, fires: true, "  - capacity: { section: Done, max: 2 }\n  - »capacity: { section: Done, min: 5, rows: all }\n"),
+        AnalysisCase(.capacityConflict, fires: true, "  - capacity: { section: Done, max: 2 }\n  - »capacity: { section: Done, min: 5, rows: { kind: card } }\n"),
+        AnalysisCase(.capacityConflict, fires: true, "  - capacity: { section: Done, max: 2, rows: [ { kind: card }, { tag: x } ] }\n  - »capacity: { section: Done, min: 5, rows: { kind: card, not: { tag: y } } }\n"),
+        AnalysisCase(.capacityConflict, fires: true, "  - capacity: { section: Done, max: 2, rows: { not: { kind: note } } }\n  - »capacity: { section: Done, min: 5, rows: { kind: card } }\n"),
+        AnalysisCase(.capacityConflict, fires: false, "  - capacity: { section: Done, max: 2, rows: { kind: card } }\n  - capacity: { section: Done, min: 5 }\n"),
+        AnalysisCase(.capacityConflict, fires: false, "  - capacity: { section: Done, max: 2, rows: { kind: card } }\n  - capacity: { section: Done, min: 5, rows: [ { kind: card }, { tag: x } ] }\n"),
+        AnalysisCase(.capacityConflict, fires: false, "  - capacity: { section: Done, max: 2, rows: { first: 3 } }\n  - capacity: { section: Done, min: 5, rows: { first: 4 } }\n"),
         // Section rules, decided exactly in any wording (SPEC §10: dead, selects nothing).
         AnalysisCase(.deadRule, fires: true, "  []\nsection-rules:\n  - pin: { first: 1 }\n  - »lock: { section: 0 }\n"),
         AnalysisCase(.deadRule, fires: true, "  []\nsection-rules:\n  - lock: { section: [Todo, Done] }\n  - »lock: { section: Done }\n"),

@@ -202,8 +202,13 @@ struct ExactAnalysis {
     }
 
     /// Two capacity rules (or one, `min` above its own `max` is the text check) whose bounds no
-    /// section selected by both can meet: same counted rows, numbers, and a section that both
-    /// select on some table (the abstract sections at every place).
+    /// section selected by both can meet (SPEC §10 property 5): numbers with `min` above `max`,
+    /// rows counted by the `min` that are among those the `max` counts on every table (then a
+    /// section's count for the `min` is at most its count for the `max`), and a section that
+    /// both select on some table (the abstract sections at every place). The subset is decided
+    /// from the selectors' meanings, however they are written (`rows: all` spelled out, a list,
+    /// a `not`; issue #61), not from their words: at most 2 rows and at least 5 cards conflict,
+    /// at most 2 cards and at least 5 rows do not.
     private mutating func findCapacityConflicts(_ rules: [AnalysedRule], _ search: inout MoveSearch) {
         // A capacity whose `rows` selects nothing limits no row: it conflicts with nothing (it is
         // reported as selecting nothing).
@@ -211,7 +216,14 @@ struct ExactAnalysis {
         for a in rules.indices where !empty.contains(a) {
             guard case .capacity(let sa, .value(let max)?, _, let rowsA) = rules[a].meaning else { continue }
             for b in rules.indices where b != a && !empty.contains(b) {
-                guard case .capacity(let sb, _, .value(let min)?, let rowsB) = rules[b].meaning, min > max, rowsA == rowsB else { continue }
+                guard case .capacity(let sb, _, .value(let min)?, let rowsB) = rules[b].meaning, min > max else { continue }
+                switch Self.counts(rowsB, within: rowsA, &search) {
+                case false?: continue
+                case nil:
+                    incomplete = true
+                    continue
+                case true?: break
+                }
                 switch search.sectionSelectorSelectsSomething(.some([.matching(SectionFilter(not: .some([.matching(SectionFilter(not: sa)), .matching(SectionFilter(not: sb))])))])) {
                 case true?: capacityConflicts.append((max: a, min: b))
                 case nil: incomplete = true
@@ -219,6 +231,26 @@ struct ExactAnalysis {
                 }
             }
         }
+    }
+
+    /// Whether every row that `inner` counts is counted by `outer` too, on every table (nil
+    /// counts every row; nil: unknown, out of budget). Decided as "no row of any table matches
+    /// `inner` and not `outer`".
+    static func counts(_ inner: RowSelector?, within outer: RowSelector?, _ search: inout MoveSearch) -> Bool? {
+        guard let outer else { return true }         // the outer counts every row
+        if let inner, inner == outer { return true }  // the same words
+        return search.rowSelectorSelectsSomething(Self.selector(inner ?? .all, without: outer)).map { !$0 }
+    }
+
+    /// `selector` and not `excluded`: each mapping of `selector` (a list is the union of its
+    /// items) with `excluded` added to its `not` (`not: [its own not, excluded]`).
+    static func selector(_ selector: RowSelector, without excluded: RowSelector) -> RowSelector {
+        if let items = selector.alternatives {
+            return .anyOf(items.map { Self.selector($0, without: excluded) })
+        }
+        var narrowed = selector
+        narrowed.not = selector.not.map { .anyOf([$0, excluded]) } ?? excluded
+        return narrowed
     }
 
     /// Section rules (SPEC §2.5): a selector that selects no section, decided on the abstract
