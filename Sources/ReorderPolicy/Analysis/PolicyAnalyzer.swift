@@ -231,11 +231,16 @@ public struct PolicyAnalyzer {
             undecided("the exact analysis did not run: this policy tells sections apart by \(tags) tag classes (tags that different selectors name), more than the \(MoveSearch.maxSectionTagClasses) whose every combination it builds; findings it would make are missing (only repeated rules are reported)",
                       help: "name section tags in fewer distinct selectors, or select those sections by id or kind")
         }
-        if exact.sectionRulesUndecided && exact.unsearchable == nil && exact.tooManySectionTags == nil {
+        if let bound = exact.capacityTooLarge {
+            undecided("the exact analysis did not run: this policy bounds a capacity at \(bound), and the search counts rows only up to bounds of \(MoveSearch.maxCapacityConstant); findings it would make are missing (only repeated rules are reported)",
+                      help: "the engine decides moves with this bound as written; only lint's proofs are skipped")
+        }
+        let notStarted = exact.unsearchable != nil || exact.tooManySectionTags != nil || exact.capacityTooLarge != nil
+        if exact.sectionRulesUndecided && !notStarted {
             undecided("the exact analysis did not decide this policy's section rules: it names section positions up to \(exact.sectionConstant), and section moves are tried on every table of up to twice that many sections; a section rule that changes nothing is not reported (the row rules are decided)",
                       help: "the engine decides section moves with these constants as written; only lint's proofs about section rules are skipped")
         }
-        if exact.budgetSpent && exact.unsearchable == nil && exact.tooManySectionTags == nil {
+        if exact.budgetSpent && !notStarted {
             undecided("the exact analysis could not answer every question about this policy within its work budget: findings it did not decide are missing (those reported hold as stated)",
                       help: "split the policy, or use smaller position constants and capacity bounds")
         }

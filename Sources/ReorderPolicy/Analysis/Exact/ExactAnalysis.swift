@@ -23,6 +23,9 @@ struct ExactAnalysis {
     /// Why the search answered nothing at all, when it did not start: the position constants
     /// call for more frames than its work budget (``MoveSearch/searchable``).
     var unsearchable: (rowConstant: Int, sectionConstant: Int)? = nil
+    /// The largest capacity bound, when it is above what the search takes
+    /// (``MoveSearch/maxCapacityConstant``): then it did not start either.
+    var capacityTooLarge: Int? = nil
     /// The number of section tag classes, when there are more than the search builds sections
     /// for (``MoveSearch/maxSectionTagClasses``): then it did not start either.
     var tooManySectionTags: Int? = nil
@@ -91,6 +94,8 @@ struct ExactAnalysis {
         if !search.searchable {
             if vocabulary.sectionTags.count > MoveSearch.maxSectionTagClasses {
                 tooManySectionTags = vocabulary.sectionTags.count
+            } else if vocabulary.capacityConstant > MoveSearch.maxCapacityConstant {
+                capacityTooLarge = vocabulary.capacityConstant
             } else {
                 unsearchable = (vocabulary.rowConstant, vocabulary.sectionConstant)
             }

@@ -353,6 +353,10 @@ extension MoveSearch {
                     }
                 }
                 for compactS in sOutcomes {
+                    // Each pair is charged (with large capacity bounds there are as many
+                    // outcomes on each side as counts).
+                    budget -= tOutcomes?.count ?? 0
+                    if exhausted { return .unknown }
                     for compactT in tOutcomes ?? [] where coversPins(compactS.state.broken | compactT.state.broken) {
                         let memoKey = compactS.state.counts + [-1] + compactT.state.counts + [-1, branch]
                         let holds: Bool

@@ -137,7 +137,16 @@ struct MoveSearch {
     var searchable: Bool {
         vocabulary.sectionTags.count <= Self.maxSectionTagClasses && sectionFrameWork <= Double(initialBudget)
             && (segmentMode || Self.shapeWork(vocabulary.rowConstant) <= Double(initialBudget))
+            && vocabulary.capacityConstant <= Self.maxCapacityConstant
     }
+
+    /// The largest capacity bound the search takes (issue #62): its programme keeps a state
+    /// per count of counted rows up to the bound, and rebuilds each end state's rows, so its
+    /// work and memory grow with the square of the bound and are not all charged to the
+    /// budget: `max: 100000` exhausted memory and aborted. Past this bound nothing is searched
+    /// and one `analysis-budget` finding says so, until capacities are counted by segments as
+    /// positions are. At this bound, one capacity rule takes about 0.5 s and 64 MB (release).
+    static let maxCapacityConstant = 1_000
 
     /// The most section tag classes the search builds sections for (every subset of them).
     static let maxSectionTagClasses = 12
@@ -623,9 +632,11 @@ struct MoveSearch {
             }
         }
         history.append(layer)
-        // Rebuild each end state's rows.
+        // Rebuild each end state's rows: charged a unit a row, as they are made (with large
+        // capacity bounds there are as many end states as counts, each with as many rows).
         var out: [Outcome] = []
         for end in layer.keys.sorted(by: Self.order) {
+            if budget <= 0 { return [] }
             var rows: [Row] = [], state = end, xIndexFromEnd: Int? = nil
             var slotFromEnd: Int? = nil
             var level = history.count - 1
@@ -660,6 +671,7 @@ struct MoveSearch {
             }
             rows.reverse()
             let count = rows.count
+            budget -= count
             out.append(Outcome(state: end, rows: rows, xIndex: xIndexFromEnd.map { count - 1 - $0 }, slot: slotFromEnd.map { count - $0 }))
         }
         return out
