@@ -557,7 +557,7 @@ fetch("/v1/playground/examples").then(function (r) { return r.json(); }).then(fu
   $("policy-example").innerHTML = '<option value="">(your own)</option>' + examples.policies.map(function (p) {
     return '<option value="' + escapeHTML(p.name) + '">' + escapeHTML(p.name) + "</option>"; }).join("");
   $("table-example").innerHTML = examples.tables.map(function (t) {
-    return '<option value="' + escapeHTML(t.file) + '">' + escapeHTML(t.file.split("/").slice(-2).join("/")) + "</option>"; }).join("");
+    return '<option value="' + escapeHTML(t.file) + '">' + escapeHTML(t.file) + "</option>"; }).join("");
   var hash = new URLSearchParams(location.hash.slice(1));
   if (hash.get("policy") !== null) {
     $("policy").value = unbase64url(hash.get("policy"));

@@ -152,8 +152,23 @@ def slot_refused(s, gap):
 
 started = time.monotonic()
 try:
+    def ready():
+        wait.until(lambda d: js("return document.body.dataset.ready === 'true'"))
+
+    # The examples name their files relative to the --policies folder: no path of the server's.
     driver.get(BASE + "/playground")
-    wait.until(lambda d: js("return document.body.dataset.ready === 'true'"))
+    ready()
+    examples = js("return fetch('/v1/playground/examples').then(function (r) { return r.json(); })")
+    names = [v for p in examples["policies"] for v in (p["name"], p["file"])] + [t["file"] for t in examples["tables"]]
+    check(not any(n.startswith("/") or n.startswith(POLICIES.rstrip("/") + "/") for n in names),
+          f"/v1/playground/examples names no server path: {names}")
+    menu = js("return Array.from(document.querySelectorAll('#table-example option')).map(o => [o.value, o.textContent])")
+    check({"name": "board", "file": "board.yaml"}.items() <= next(p for p in examples["policies"] if p["name"] == "board").items()
+          and ["tables/sprint.yaml", "tables/sprint.yaml"] in menu,
+          f"the names are relative to the --policies folder (board.yaml, tables/sprint.yaml): {menu}")
+
+    driver.get(BASE + "/playground")
+    ready()
     Select(driver.find_element(By.ID, "policy-example")).select_by_value("board")
     wait.until(lambda d: rows_text() and rows_text()[1][:1] == ["Signup"])
     check(rows_text() == [["Login page", "Payments", "Search"], ["Signup", "Profile", "Settings"], ["Onboarding"], ["Logo", "Landing page"]],
