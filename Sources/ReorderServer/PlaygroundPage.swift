@@ -61,6 +61,12 @@ enum PlaygroundPage {
   .row { background: #fff; border: 1px solid var(--line); border-radius: 7px; padding: 7px 9px; margin: 2px 0; cursor: grab; user-select: none; touch-action: none;
          box-shadow: 0 1px 1px rgba(0,0,0,.04); display: flex; justify-content: space-between; gap: 6px; }
   .row .meta { color: var(--muted); font-size: 11px; }
+  /* Ids as they are: isolated from the text around them (a U+202E in an id reorders nothing
+     else), whitespace kept, long ids wrapped inside their row; tabs, other control characters
+     and leading or trailing spaces drawn as markers, so that distinct ids look distinct. */
+  .id { unicode-bidi: isolate; white-space: pre-wrap; overflow-wrap: anywhere; min-width: 0; }
+  .id .ws { color: var(--muted); }
+  .row .meta, .section-head small { overflow-wrap: anywhere; min-width: 0; }
   .row.locked { background: repeating-linear-gradient(135deg, #fff, #fff 6px, #f5f5f5 6px, #f5f5f5 12px); cursor: not-allowed; }
   .row.lifted, .section.lifted { opacity: .45; outline: 2px dashed var(--accent); }
   .slot { height: 6px; margin: 1px 2px; border-radius: 4px; transition: height .08s; }
@@ -240,6 +246,33 @@ function rowMeta(row) {
   return [row.kind, (row.tags || []).map(function (t) { return "#" + t; }).join(" ")].filter(Boolean).join(" ");
 }
 function sectionName(u) { var s = state.table.sections[u]; return s && s.id !== undefined ? String(s.id) : "section " + u; }
+// An id as an element: text only (textContent, never markup), isolated (<bdi>, .id), with tabs,
+// other control characters and leading or trailing spaces drawn as markers.
+var MARKS = { "\t": "\u21e5", "\n": "\u21b5", "\u007f": "\u2421" };
+function idElement(id) {
+  var el = document.createElement("bdi");
+  el.className = "id";
+  var edges = /^( *)([\s\S]*?)( *)$/.exec(id);
+  function mark(c) {
+    var m = document.createElement("span");
+    m.className = "ws";
+    m.textContent = c === " " ? "\u2423" : MARKS[c] || String.fromCharCode(0x2400 + c.charCodeAt(0));
+    m.title = "U+" + ("000" + c.charCodeAt(0).toString(16).toUpperCase()).slice(-4);
+    el.appendChild(m);
+  }
+  edges[1].split("").forEach(mark);
+  edges[2].split(/([\u0000-\u001f\u007f])/).forEach(function (part, k) {
+    if (k % 2) mark(part); else if (part) el.appendChild(document.createTextNode(part));
+  });
+  edges[3].split("").forEach(mark);
+  return el;
+}
+function textElement(tag, className, text) {
+  var el = document.createElement(tag);
+  if (className) el.className = className;
+  el.textContent = text;
+  return el;
+}
 function draw() {
   var board = $("board"), drag = state.drag;
   board.innerHTML = "";
@@ -255,7 +288,8 @@ function draw() {
     head.tabIndex = 0;
     head.dataset.sectionHead = u;
     head.setAttribute("aria-label", "Section " + sectionName(u) + ", " + section.rows.length + " rows");
-    head.innerHTML = "<span>" + escapeHTML(sectionName(u)) + "</span><small>" + escapeHTML([section.kind, (section.tags || []).map(function (t) { return "#" + t; }).join(" ")].filter(Boolean).join(" ")) + " " + section.rows.length + "</small>";
+    head.appendChild(idElement(sectionName(u)));
+    head.appendChild(textElement("small", "", [section.kind, (section.tags || []).map(function (t) { return "#" + t; }).join(" ")].filter(Boolean).join(" ") + " " + section.rows.length));
     box.appendChild(head);
     var rows = document.createElement("div");
     rows.className = "rows";
@@ -269,7 +303,8 @@ function draw() {
       el.dataset.id = rowId(row);
       el.setAttribute("aria-label", rowId(row) + ", row " + (k + 1) + " of " + section.rows.length + " in " + sectionName(u));
       if (drag && drag.kind === "row" && drag.from[0] === u && drag.from[1] === k) el.className += " lifted";
-      el.innerHTML = "<span>" + escapeHTML(rowId(row)) + '</span><span class="meta">' + escapeHTML(rowMeta(row)) + "</span>";
+      el.appendChild(idElement(rowId(row)));
+      el.appendChild(textElement("span", "meta", rowMeta(row)));
       rows.appendChild(el);
     });
     if (drag && drag.kind === "row") rows.appendChild(rowSlot(u, section.rows.length));
@@ -463,23 +498,36 @@ function focusLifted(drag) {
 
 // ---- The decision --------------------------------------------------------------------------
 function place(p) { return sectionName(p[0]) + ", position " + (p[1] + 1) + " (" + p[0] + "." + p[1] + ")"; }
+// The decision's word, then its target: the section's name as an id element.
+function decisionLine(word, rest) {
+  var body = $("decision-body"), w = textElement("span", "word " + word, word);
+  w.id = "decision-word";
+  body.textContent = "";
+  body.appendChild(w);
+  rest.forEach(function (piece) { body.appendChild(typeof piece === "string" ? document.createTextNode(piece) : piece); });
+}
+function targetElement(value, pieces) {
+  var b = document.createElement("b");
+  b.id = "decision-target"; b.dataset.target = value;
+  pieces.forEach(function (piece) { b.appendChild(typeof piece === "string" ? document.createTextNode(piece) : piece); });
+  return b;
+}
 function showDecision(result, kind) {
   state.lastResult = result;
   draw();
-  var target = result.target, body = $("decision-body");
+  var target = result.target;
   var text;
   if (result.decision === "invalid") {
-    body.innerHTML = '<span class="word invalid" id="decision-word">invalid</span>' + escapeHTML(result.error || "");
+    decisionLine("invalid", [result.error || ""]);
     text = "invalid: " + (result.error || "");
   } else if (kind === "row") {
-    body.innerHTML = '<span class="word ' + result.decision + '" id="decision-word">' + result.decision + "</span>" +
-      'target <b id="decision-target" data-target="' + target.join(".") + '">' + escapeHTML(place(target)) + "</b>";
+    decisionLine(result.decision, ["target ", targetElement(target.join("."),
+      [idElement(sectionName(target[0])), ", position " + (target[1] + 1) + " (" + target[0] + "." + target[1] + ")"])]);
     text = result.decision + ", target " + place(target);
     var el = document.querySelector('.row[data-section="' + target[0] + '"][data-row="' + target[1] + '"]');
     if (el) { el.classList.add(result.decision === "allowed" || result.decision === "retargeted" ? "snapped" : "snapped-no"); el.focus(); }
   } else {
-    body.innerHTML = '<span class="word ' + result.decision + '" id="decision-word">' + result.decision + "</span>" +
-      'section target <b id="decision-target" data-target="' + target + '">' + escapeHTML(sectionName(target)) + " (" + target + ")</b>";
+    decisionLine(result.decision, ["section target ", targetElement(String(target), [idElement(sectionName(target)), " (" + target + ")"])]);
     text = result.decision + ", section target " + sectionName(target);
     var head = document.querySelector('[data-section-head="' + target + '"]');
     if (head) head.focus();
@@ -503,7 +551,7 @@ function showDecision(result, kind) {
   announce(text);
 }
 function showError(error) {
-  $("decision-body").innerHTML = '<span class="word invalid" id="decision-word">error</span>' + escapeHTML(error.message || error);
+  decisionLine("error", [String(error.message || error)]);
   $("violations").innerHTML = "";
   announce(String(error.message || error));
 }

@@ -120,6 +120,10 @@ def reset_table():
     clear_decision()
 
 
+def announced():
+    return js("return document.getElementById('live').dataset.last") or ""
+
+
 def compare(expected, label, section=False):
     word, target, violations, hits = decision_shown()
     check(word == expected["decision"], f"{label}: the page says {word}, explain says {expected['decision']}")
@@ -253,6 +257,39 @@ try:
     check(len(shown) == 1 and shown[0][0] == line and want[0]["message"] in shown[0][1],
           f"the diagnostic is at line {line} with lint's message: {shown}")
     os.unlink(cancel_file)
+
+    # Hostile ids: a 200-character id wraps inside its row, whitespace shows, bidi controls are
+    # isolated, and markup in an id is text.
+    Select(driver.find_element(By.ID, "policy-example")).select_by_value("board")
+    wait.until(lambda d: rows_text() and rows_text()[1][:1] == ["Signup"])
+    hostile = {"sections": [{"id": "Wide", "rows": ["W" * 200, "a\tb", "a b", "a  b", "a b "]},
+                            {"id": "\u202eReversed", "rows": ["\u202eabc", '<img src=x onerror="window.pwned=1">']},
+                            {"id": '<img src=y onerror="window.pwned=2">', "rows": ["<script>window.pwned=3</script>"]}]}
+    js("window.pwned = undefined; var t = document.getElementById('table-json'); t.value = arguments[0]; t.dispatchEvent(new Event('input'));",
+       json.dumps(hostile))
+    wait.until(lambda d: rows_text() and rows_text()[0][:1] == ["W" * 200])
+    js("window.scrollTo(0, 0)")
+    wide = js("""var d = document.documentElement, r = document.querySelector('.row[data-section="0"][data-row="0"]'), s = r.closest('.section');
+      return { page: d.scrollWidth, viewport: d.clientWidth, id: (r.querySelector('.id') || r.firstElementChild).getBoundingClientRect().right,
+               row: r.getBoundingClientRect().right, section: s.getBoundingClientRect().right }""")
+    check(wide["page"] <= wide["viewport"] and wide["id"] <= wide["row"] and wide["row"] <= wide["section"],
+          f"a 200-character id stays inside its row and section, and the page does not scroll sideways: {wide}")
+    shown = js("""return [1, 2, 3, 4].map(function (k) { var r = document.querySelector('.row[data-section="0"][data-row="' + k + '"]'),
+      e = r.querySelector('.id') || r.firstElementChild; return [e.innerText, Math.round(e.getBoundingClientRect().width)]; })""")
+    check(len({t for t, _ in shown}) == 4 and len({w for _, w in shown}) == 4, f"ids that differ in whitespace look different: {shown}")
+    isolation = js("""return [document.querySelector('.row[data-section="1"][data-row="0"]'), document.querySelector('[data-section-head="1"]')].map(
+      function (r) { var e = Array.from(r.querySelectorAll('*')).find(function (e) { return e.textContent.indexOf('\u202e') >= 0; });
+      return e ? getComputedStyle(e).unicodeBidi : null; })""")
+    check(all(i in ("isolate", "isolate-override", "plaintext") for i in isolation), f"an id with U+202E is isolated: {isolation}")
+    js("arguments[0].focus()", row(0, 1))
+    ActionChains(driver).send_keys(Keys.SPACE).perform()
+    wait.until(lambda d: js("return !!document.querySelector('.slot.hover')") and "Picked up" in announced())
+    ActionChains(driver).send_keys(Keys.ARROW_RIGHT).send_keys(Keys.ARROW_RIGHT).send_keys(Keys.ENTER).perform()
+    decision_shown()
+    check(js("return window.pwned === undefined && !document.querySelector('#board img, #board script, #decision img, #decision script')")
+          and js("var r = Array.from(document.querySelectorAll('.row')).find(r => r.dataset.id === arguments[0]);"
+                 " return (r.querySelector('.id') || r.firstElementChild).textContent", hostile["sections"][1]["rows"][1])
+          == hostile["sections"][1]["rows"][1], "markup in an id is shown as text and never runs")
 
     # The example pages: each list has a header (<h2>) and a footer ("+ Add card") that are not
     # rows. Each drop is checked against explain: the row that moved (the move the client
