@@ -555,6 +555,14 @@ function showError(error) {
   $("violations").innerHTML = "";
   announce(String(error.message || error));
 }
+// No decision on screen: the hint, no violations, no highlighted rule lines.
+function clearDecision() {
+  state.lastResult = null;
+  $("decision-body").textContent = "";
+  $("decision-body").appendChild(textElement("span", "hint", "Drop a row to see the policy decide."));
+  $("violations").innerHTML = "";
+  paintEditor();
+}
 function announce(text) { var live = $("live"); live.textContent = ""; setTimeout(function () { live.textContent = text; }, 30); live.dataset.last = text; }
 
 // ---- Examples, the table's JSON and the share link -----------------------------------------
@@ -584,7 +592,7 @@ function loadTable(file) {
   var t = state.tables.find(function (t) { return t.file === file; });
   if (!t) return;
   state.tableFile = file; $("table-example").value = file;
-  state.lastResult = null; $("violations").innerHTML = "";
+  clearDecision();
   setTable(JSON.parse(JSON.stringify(t.table)));
 }
 function loadPolicy(name) {
@@ -592,7 +600,7 @@ function loadPolicy(name) {
   if (!p) return;
   $("policy-example").value = name;
   $("policy").value = p.text;
-  state.lastResult = null;
+  clearDecision();
   var file = tableFor(p.text);
   if (file) loadTable(file);
   paintEditor(); relint();

@@ -22,6 +22,7 @@ try:
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select, WebDriverWait
 except ImportError as error:
@@ -110,14 +111,25 @@ def decision_shown():
     return word, target, violations, hits
 
 
-def clear_decision():
-    js("document.getElementById('decision-body').innerHTML = ''; document.getElementById('violations').innerHTML = '';")
+def eventually(condition, seconds=3):
+    """Whether `condition()` becomes true within `seconds` (a check then fails with its own
+    message, not with a timeout)."""
+    try:
+        WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: condition())
+        return True
+    except TimeoutException:
+        return False
+
+
+def decision_cleared():
+    return js("return !document.getElementById('decision-word') && !document.getElementById('decision-target')"
+              " && !document.querySelector('#violations li') && !document.querySelector('#gutter div.hit, #layer div.hit')")
 
 
 def reset_table():
     driver.find_element(By.ID, "reset-table").click()
     wait.until(lambda d: rows_text()[1][0] == "Signup")
-    clear_decision()
+    check(eventually(decision_cleared), "Reset table clears the decision, its target, violations and highlighted lines")
 
 
 def announced():
