@@ -160,20 +160,22 @@ function playground(move) {
       return j;
     }); });
 }
+// A policy with errors decides nothing: picking up or dropping then fails with this error.
+function policyErrors() { return new Error("the policy has errors: fix them (see the diagnostics) to see decisions"); }
 // The client of /client.js, with the playground's policy text as its transport.
 var client = new ReorderClient({
   table: state.table,
   transport: {
     destinations: function (table, from) {
       return playground({ from: from, to: from }).then(function (answer) {
-        if (!answer.explain) { showLint(answer.lint); return { "can-move": false, valid: [] }; }
+        if (!answer.explain) { showLint(answer.lint); throw policyErrors(); }
         var result = answer.explain.results[0];
         return { "can-move": result.decision !== "denied", valid: result.valid || [], result: result };
       });
     },
     decide: function (table, move) {
       return playground(move).then(function (answer) {
-        if (!answer.explain) { showLint(answer.lint); throw new Error("the policy has errors; fix them to see decisions"); }
+        if (!answer.explain) { showLint(answer.lint); throw policyErrors(); }
         return answer.explain.results[0];
       });
     }
@@ -346,10 +348,10 @@ function startDrag(kind, from, pointer) {
     request = client.start(from[0], from[1]).then(function (a) { return a.canMove; });
   } else {
     request = playground({ "section-from": from, "section-to": from }).then(function (answer) {
-      if (!answer.explain) showLint(answer.lint);
-      var result = answer.explain && answer.explain.results[0];
-      drag.valid = result ? result.valid : [];
-      return !!result && result.decision !== "denied";
+      if (!answer.explain) { showLint(answer.lint); throw policyErrors(); }
+      var result = answer.explain.results[0];
+      drag.valid = result.valid || [];
+      return result.decision !== "denied";
     });
   }
   return request.then(function (canMove) {
@@ -357,7 +359,11 @@ function startDrag(kind, from, pointer) {
     drag.ready = true; drag.canMove = canMove;
     draw();
     announce("Picked up " + name + (canMove ? ". Green slots take it." : ". The policy does not let it move."));
-  }, function (error) { cancelDrag(); showError(error); });
+  }, function (error) {
+    // Nothing was decided (a policy with errors, or no answer): the drag ends, and says why.
+    if (state.drag === drag) { state.drag = null; client.cancel(); draw(); focusLifted(drag); }
+    showError(error, name + " was not picked up: ");
+  });
 }
 function cancelDrag() {
   if (!state.drag) return;
@@ -550,10 +556,13 @@ function showDecision(result, kind) {
   paintEditor();
   announce(text);
 }
-function showError(error) {
-  decisionLine("error", [String(error.message || error)]);
+// An error instead of a decision (a policy with errors, a failed request); `prefix` says what
+// did not happen.
+function showError(error, prefix) {
+  var message = (prefix || "") + String(error.message || error);
+  decisionLine("error", [message]);
   $("violations").innerHTML = "";
-  announce(String(error.message || error));
+  announce(message);
 }
 // No decision on screen: the hint, no violations, no highlighted rule lines.
 function clearDecision() {

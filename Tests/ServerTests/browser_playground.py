@@ -270,8 +270,20 @@ try:
           f"the diagnostic is at line {line} with lint's message: {shown}")
     os.unlink(cancel_file)
 
+    # Picking up a row or a section while the policy has errors says so and decides nothing.
+    decisions = ("allowed", "retargeted", "rejected", "denied", "invalid")
+    for label, css in (("a row", '.row[data-section="1"][data-row="0"]'), ("a section", '[data-section-head="2"]')):
+        js("document.getElementById('live').dataset.last = ''; arguments[0].focus()", driver.find_element(By.CSS_SELECTOR, css))
+        ActionChains(driver).send_keys(Keys.SPACE).perform()
+        check(eventually(lambda: announced() != ""), f"picking up {label} with a broken policy is answered")
+        said, word = announced(), js("var w = document.getElementById('decision-word'); return w ? w.textContent : null")
+        check("policy has errors" in said and "does not let it move" not in said and word not in decisions
+              and eventually(lambda: js("return !document.querySelector('.dragging, .dragging-section')")),
+              f"picking up {label} with a broken policy says the policy has errors: {said!r}, decision shown: {word!r}")
+
     # Hostile ids: a 200-character id wraps inside its row, whitespace shows, bidi controls are
     # isolated, and markup in an id is text.
+    Select(driver.find_element(By.ID, "policy-example")).select_by_value("")  # so that choosing board again is a change
     Select(driver.find_element(By.ID, "policy-example")).select_by_value("board")
     wait.until(lambda d: rows_text() and rows_text()[1][:1] == ["Signup"])
     hostile = {"sections": [{"id": "Wide", "rows": ["W" * 200, "a\tb", "a b", "a  b", "a b "]},
