@@ -437,6 +437,15 @@ document.addEventListener("pointerup", function (e) {
   }
   finishDrag();
 });
+// Escape cancels a pointer drag (or a press not yet a drag): the row stays where it was, and
+// the release afterwards does nothing.
+document.addEventListener("keydown", function (e) {
+  if (e.key !== "Escape") return;
+  var pointerDrag = state.drag && state.drag.pointer;
+  if (!pointerDrag && !state.press) return;
+  state.press = null;
+  if (pointerDrag) { e.preventDefault(); var drag = state.drag; cancelDrag(); focusLifted(drag); }
+});
 
 // Keyboard: the same drag, with a slot cursor moved by the arrow keys.
 function slotList() {

@@ -198,6 +198,22 @@ try:
     check(rows_text()[2] == ["Settings", "Onboarding"], "the allowed row sits at 2.0")
     reset_table()
 
+    # Escape cancels a pointer drag: the row stays, nothing is decided, the release sends nothing.
+    ActionChains(driver).move_to_element(row(1, 2)).click_and_hold().move_by_offset(8, 8).perform()
+    wait.until(lambda d: js("return document.querySelectorAll('.slot.ok').length > 0"))
+    ActionChains(driver).move_to_element(driver.find_element(By.CSS_SELECTOR, '.slot[data-slot-section="2"][data-gap="0"]')).perform()
+    wait.until(lambda d: js("return !!document.querySelector('.slot.hover')"))
+    network()
+    ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+    check(eventually(lambda: js("return !document.querySelector('.dragging, .lifted')")), "Escape ends a pointer drag")
+    ActionChains(driver).move_by_offset(6, 6).perform()
+    check(not js("return !!document.querySelector('.dragging, .lifted')"), "moving the pointer after Escape starts no new drag")
+    ActionChains(driver).release().perform()
+    time.sleep(0.5)
+    sent = [u for u in network() if "/v1/" in u]
+    check(sent == [] and rows_text() == SPRINT_ROWS and decision_cleared(),
+          f"the release after Escape drops nothing: requests {sent}, rows {rows_text()}")
+
     # Retargeted: Signup (1.0) into Archive; the slots of Archive are shown refused while dragging.
     ActionChains(driver).move_to_element(row(1, 0)).click_and_hold().move_by_offset(8, 8).perform()
     wait.until(lambda d: js("return document.querySelectorAll('.slot.ok').length > 0"))
