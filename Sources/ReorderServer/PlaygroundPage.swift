@@ -448,17 +448,11 @@ document.addEventListener("keydown", function (e) {
 });
 
 // Keyboard: the same drag, with a slot cursor moved by the arrow keys.
-function slotList() {
-  var drag = state.drag, list = [];
-  if (drag.kind === "row") {
-    // The gap below the lifted row is the same slot as the one above it: listed once.
-    state.table.sections.forEach(function (s, u) { for (var g = 0; g <= s.rows.length; g++) {
-      if (!(u === drag.from[0] && g === drag.from[1] + 1)) list.push([u, g]); } });
-  } else {
-    for (var g = 0; g <= state.table.sections.length; g++) list.push(g);
-  }
-  return list;
-}
+// Positions: where the lifted row would land, counted after its removal (a section's rows, plus
+// one at the end; its own section has one fewer, the gaps above and below it being the same
+// place). A position is drawn as a gap between the rows as they stand (the lifted row still in).
+function positionCount(u) { var n = state.table.sections[u].rows.length; return u === state.drag.from[0] ? n : n + 1; }
+function gapOf(u, j) { var from = state.drag.from; return u === from[0] && j > from[1] ? j + 1 : j; }
 function describeHover() {
   var drag = state.drag, h = drag.hover;
   if (drag.kind === "row") {
@@ -491,16 +485,24 @@ $("board").addEventListener("keydown", function (e) {
   var moves = { ArrowDown: 1, ArrowUp: -1, ArrowRight: 1, ArrowLeft: -1 };
   if (!(e.key in moves) || !drag.ready || drag.hover === null) return;
   e.preventDefault();
-  var list = slotList(), at = list.findIndex(function (s) { return sameHover(s, drag.hover); });
-  if (drag.kind === "row" && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
-    // Left and right jump to the neighbouring section, at the same height.
-    var u = drag.hover[0] + moves[e.key];
-    if (u < 0 || u >= state.table.sections.length) return;
-    drag.hover = [u, Math.min(drag.hover[1], state.table.sections[u].rows.length)];
+  var step = moves[e.key], last = state.table.sections.length - 1;
+  if (drag.kind === "row") {
+    var u = drag.hover[0], j = ReorderClient.indexForGap(drag.from, u, drag.hover[1]);
+    if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+      // The same position in the neighbouring section, or its last one.
+      if (u + step >= 0 && u + step <= last) { u += step; j = Math.min(j, positionCount(u) - 1); }
+    } else if (j + step >= 0 && j + step < positionCount(u)) {
+      j += step;
+    } else if (u + step >= 0 && u + step <= last) {
+      // Past a section's first or last position: the last or first of the next section up or down.
+      u += step; j = step > 0 ? 0 : positionCount(u) - 1;
+    }
+    drag.hover = [u, gapOf(u, j)];
   } else {
-    var next = at + moves[e.key];
-    if (next < 0 || next >= list.length) return;
-    drag.hover = list[next];
+    // A section's positions, counted after its removal, drawn as gaps between the sections.
+    var b = drag.hover > drag.from ? drag.hover - 1 : drag.hover;
+    b = Math.max(0, Math.min(last, b + step));
+    drag.hover = b > drag.from ? b + 1 : b;
   }
   draw(); focusLifted();
   announce(describeHover());

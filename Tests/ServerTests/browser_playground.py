@@ -258,6 +258,26 @@ try:
           "the live region announces: " + js("return document.getElementById('live').dataset.last"))
     reset_table()
 
+    # The keyboard cursor: left and right keep the position (clamped to the section's), up and
+    # down step through every position once; the hovered slot is the announced one.
+    js("arguments[0].focus()", row(1, 0))
+    ActionChains(driver).send_keys(Keys.SPACE).perform()
+    wait.until(lambda d: js("return !!document.querySelector('.slot.hover')") and "Picked up" in announced())
+    R, L, D, U = Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_DOWN, Keys.ARROW_UP
+    names = ["Backlog", "Doing", "Review", "Archive"]
+    steps = [(R, 2, 1), (D, 2, 2), (L, 1, 2), (D, 1, 3), (D, 2, 1), (R, 3, 1), (D, 3, 2), (D, 3, 3), (L, 2, 2),
+             (L, 1, 2), (U, 1, 1), (U, 0, 4), (R, 1, 3), (U, 1, 2)]
+    got, want = [], []
+    for key, u, position in steps:
+        ActionChains(driver).send_keys(key).perform()
+        said = announced()
+        hovered = js("return Array.from(document.querySelectorAll('.slot.hover')).map(e => e.dataset.to)")
+        got.append([said.split(":")[0], hovered])
+        want.append([f"{names[u]}, position {position}", [f"{u}.{position - 1}"]])
+    check(got == want, f"the arrow keys move between the slots predictably: {got}")
+    ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+    check(eventually(lambda: "cancelled" in announced()) and rows_text() == SPRINT_ROWS, "Escape puts the row back")
+
     # Rejected: the policy edited (real keys) to retarget: cancel.
     editor = driver.find_element(By.ID, "policy")
     editor.click()
