@@ -25,6 +25,7 @@ enum PlaygroundPage {
   button { padding: 4px 10px; border: 1px solid var(--line); border-radius: 6px; background: #fff; cursor: pointer; }
   button:hover { border-color: var(--accent); }
   #share-link { width: 260px; color: var(--muted); }
+  #editor-help { margin: 4px 0 0; }
   main { display: grid; grid-template-columns: minmax(360px, 5fr) 7fr; gap: 14px; padding: 14px 16px; }
   .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 12px; min-width: 0; }
   .panel h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 0 0 8px; }
@@ -118,9 +119,10 @@ enum PlaygroundPage {
       <div class="gutter" id="gutter" aria-hidden="true"></div>
       <div class="code">
         <div class="layer" id="layer" aria-hidden="true"></div>
-        <textarea id="policy" spellcheck="false" autocomplete="off" aria-label="Policy YAML" aria-describedby="diagnostics"></textarea>
+        <textarea id="policy" spellcheck="false" autocomplete="off" aria-label="Policy YAML" aria-describedby="editor-help diagnostics"></textarea>
       </div>
     </div>
+    <p class="hint" id="editor-help">Tab indents. To leave the editor with the keyboard, press Escape, then Tab.</p>
     <ul id="diagnostics" aria-label="Diagnostics"></ul>
   </section>
   <section class="panel" aria-labelledby="table-title">
@@ -237,9 +239,18 @@ function relint() {
 }
 $("policy").addEventListener("input", function () { state.lastResult = null; paintEditor(); relint(); });
 $("policy").addEventListener("scroll", syncScroll);
+// Tab indents (two spaces); Escape then Tab leaves the editor, as in other code editors on the
+// web, so that keyboard users are not trapped in it (Shift+Tab always leaves).
 $("policy").addEventListener("keydown", function (e) {
-  if (e.key === "Tab" && !e.shiftKey) { e.preventDefault(); document.execCommand("insertText", false, "  "); }
+  if (e.key === "Escape") { state.editorEscaped = true; return; }
+  if (e.key === "Shift" || e.key === "Control" || e.key === "Alt" || e.key === "Meta") return;
+  var escaped = state.editorEscaped;
+  state.editorEscaped = false;
+  if (e.key === "Tab" && !e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey && !escaped) {
+    e.preventDefault(); document.execCommand("insertText", false, "  ");
+  }
 });
+$("policy").addEventListener("blur", function () { state.editorEscaped = false; });
 
 // ---- Drawing the table ---------------------------------------------------------------------
 function rowId(row) { return typeof row === "object" && row !== null ? String(row.id) : String(row); }

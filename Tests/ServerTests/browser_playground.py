@@ -171,6 +171,9 @@ try:
     def ready():
         wait.until(lambda d: js("return document.body.dataset.ready === 'true'"))
 
+    def editor_text():
+        return js("return document.getElementById('policy').value")
+
     # The examples name their files relative to the --policies folder: no path of the server's.
     driver.get(BASE + "/playground")
     ready()
@@ -316,6 +319,16 @@ try:
         check("policy has errors" in said and "does not let it move" not in said and word not in decisions
               and eventually(lambda: js("return !document.querySelector('.dragging, .dragging-section')")),
               f"picking up {label} with a broken policy says the policy has errors: {said!r}, decision shown: {word!r}")
+
+    # Tab in the editor indents; Escape then Tab leaves it (the usual way out for keyboard users).
+    editor.click()
+    before = editor_text()
+    ActionChains(driver).send_keys(Keys.TAB).perform()
+    check(len(editor_text()) == len(before) + 2 and js("return document.activeElement.id") == "policy", "Tab in the editor inserts two spaces")
+    before = editor_text()
+    ActionChains(driver).send_keys(Keys.ESCAPE).send_keys(Keys.TAB).perform()
+    check(editor_text() == before and js("return document.activeElement.matches('#board [tabindex]')"),
+          "Escape then Tab leaves the editor for the table: " + js("return document.activeElement.outerHTML.slice(0, 60)"))
 
     # Hostile ids: a 200-character id wraps inside its row, whitespace shows, bidi controls are
     # isolated, and markup in an id is text.
