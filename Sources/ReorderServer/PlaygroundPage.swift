@@ -204,7 +204,16 @@ function paintEditor() {
   $("layer").innerHTML = layer.join("");
   syncScroll();
 }
-function syncScroll() { var t = $("policy"); $("gutter").scrollTop = t.scrollTop; $("layer").scrollTop = t.scrollTop; $("layer").scrollLeft = t.scrollLeft; }
+// The textarea's scrollbars take room from its text: the layer gets the same room (inset by
+// them) and the gutter scrolls as far (padded by the horizontal one), or both stop short of the
+// text at the end of a long policy.
+function syncScroll() {
+  var t = $("policy"), gutter = $("gutter"), layer = $("layer");
+  var below = t.offsetHeight - t.clientHeight, beside = t.offsetWidth - t.clientWidth;
+  layer.style.bottom = below + "px"; layer.style.right = beside + "px"; gutter.style.paddingBottom = below + "px";
+  gutter.scrollTop = t.scrollTop; layer.scrollTop = t.scrollTop; layer.scrollLeft = t.scrollLeft;
+}
+window.addEventListener("resize", syncScroll);
 function escapeHTML(s) { return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; }); }
 function goToLine(line) {
   var t = $("policy"), lines = t.value.split("\n"), offset = 0;

@@ -330,6 +330,23 @@ try:
     check(editor_text() == before and js("return document.activeElement.matches('#board [tabindex]')"),
           "Escape then Tab leaves the editor for the table: " + js("return document.activeElement.outerHTML.slice(0, 60)"))
 
+    # A long policy with a long line, scrolled to its end: the gutter and the highlight layer stay
+    # on the text's lines (the textarea's scrollbars are accounted for).
+    Select(driver.find_element(By.ID, "policy-example")).select_by_value("")  # so that choosing board again is a change
+    Select(driver.find_element(By.ID, "policy-example")).select_by_value("board")
+    wait.until(lambda d: rows_text() and rows_text()[1][:1] == ["Signup"])
+    long_text = open(BOARD).read() + "".join(f"# filler {k}\n" for k in range(80)) + "# " + "long " * 120
+    js("var t = document.getElementById('policy'); t.value = arguments[0]; t.dispatchEvent(new Event('input'));"
+       " t.scrollTop = t.scrollHeight; t.scrollLeft = t.scrollWidth;", long_text)
+    time.sleep(0.3)  # the scroll events
+    at = js("""var t = document.getElementById('policy'), n = t.value.split('\\n').length, r = t.getBoundingClientRect();
+      return { text: r.top + t.clientTop + (n - 1) * 20 - t.scrollTop, scrolled: t.scrollTop, left: t.scrollLeft,
+               gutter: document.querySelector('#gutter div[data-line="' + n + '"]').getBoundingClientRect().top,
+               layer: document.querySelector('#layer div[data-line="' + n + '"]').getBoundingClientRect().top,
+               layerLeft: document.getElementById('layer').scrollLeft }""")
+    check(at["scrolled"] > 0 and at["left"] > 0 and abs(at["gutter"] - at["text"]) <= 1 and abs(at["layer"] - at["text"]) <= 1
+          and abs(at["layerLeft"] - at["left"]) <= 1, f"scrolled to the end of a long policy, the last line's number and highlight sit on its text: {at}")
+
     # Hostile ids: a 200-character id wraps inside its row, whitespace shows, bidi controls are
     # isolated, and markup in an id is text.
     Select(driver.find_element(By.ID, "policy-example")).select_by_value("")  # so that choosing board again is a change
