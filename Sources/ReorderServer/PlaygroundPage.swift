@@ -26,6 +26,7 @@ enum PlaygroundPage {
   button:hover { border-color: var(--accent); }
   #share-link { width: 260px; color: var(--muted); }
   #editor-help { margin: 4px 0 0; }
+  .notice { margin: 10px 16px 0; padding: 8px 12px; border: 1px solid #f5c58a; border-radius: 8px; background: var(--warn-bg); color: var(--warn); }
   main { display: grid; grid-template-columns: minmax(360px, 5fr) 7fr; gap: 14px; padding: 14px 16px; }
   .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 12px; min-width: 0; }
   .panel h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 0 0 8px; }
@@ -112,6 +113,7 @@ enum PlaygroundPage {
   <button id="share" type="button">Share link</button>
   <input id="share-link" type="text" readonly aria-label="Share link" placeholder="a link with this policy and table">
 </header>
+<div id="notice" class="notice" role="alert" hidden></div>
 <main>
   <section class="panel" aria-labelledby="policy-title">
     <h2 id="policy-title">Policy</h2>
@@ -608,8 +610,13 @@ function announce(text) { var live = $("live"); live.textContent = ""; setTimeou
 // ---- Examples, the table's JSON and the share link -----------------------------------------
 function base64url(text) { var bytes = new TextEncoder().encode(text), s = ""; bytes.forEach(function (b) { s += String.fromCharCode(b); });
   return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""); }
-function unbase64url(s) { var raw = atob(s.replace(/-/g, "+").replace(/_/g, "/")), bytes = new Uint8Array(raw.length);
-  for (var k = 0; k < raw.length; k++) bytes[k] = raw.charCodeAt(k); return new TextDecoder().decode(bytes); }
+// base64url back to text: throws on anything but base64url characters and valid UTF-8.
+function unbase64url(s) {
+  if (!/^[A-Za-z0-9_-]*$/.test(s)) throw new Error("not base64url");
+  var raw = atob(s.replace(/-/g, "+").replace(/_/g, "/")), bytes = new Uint8Array(raw.length);
+  for (var k = 0; k < raw.length; k++) bytes[k] = raw.charCodeAt(k);
+  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+}
 $("share").addEventListener("click", function () {
   var hash = "#policy=" + base64url($("policy").value) + "&table=" + base64url(JSON.stringify(state.table));
   history.replaceState(null, "", hash);
@@ -617,8 +624,14 @@ $("share").addEventListener("click", function () {
   $("share-link").select();
   if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(function () {});
 });
+// Why `t` cannot be drawn as a table, or null: { "sections": [{ "rows": [...] }, ...] }.
+function tableProblem(t) {
+  if (!t || typeof t !== "object" || !Array.isArray(t.sections)) return "expected { \"sections\": [...] }";
+  var bad = t.sections.findIndex(function (s) { return !s || typeof s !== "object" || !Array.isArray(s.rows); });
+  return bad < 0 ? null : "section " + bad + " has no \"rows\": [...]";
+}
 $("table-json").addEventListener("input", function () {
-  try { var t = JSON.parse($("table-json").value); if (!t || !Array.isArray(t.sections)) throw new Error("expected { \"sections\": [...] }");
+  try { var t = JSON.parse($("table-json").value), problem = tableProblem(t); if (problem) throw new Error(problem);
     state.table = t; client.table = t; draw(); relint(); $("table-json-status").textContent = "";
   } catch (e) { $("table-json-status").textContent = "not a table yet: " + e.message; }
 });
@@ -628,12 +641,14 @@ function tableFor(policyText) {
   var found = state.tables.find(function (t) { return t.file.endsWith("/" + m[1]) || t.file === m[1]; });
   return found ? found.file : null;
 }
+// The Table menu's entry for a table that came with a link (state.linkTable, as JSON text).
+var LINK = "#link";
 function loadTable(file) {
-  var t = state.tables.find(function (t) { return t.file === file; });
+  var t = file === LINK ? state.linkTable : state.tables.find(function (t) { return t.file === file; });
   if (!t) return;
   state.tableFile = file; $("table-example").value = file;
   clearDecision();
-  setTable(JSON.parse(JSON.stringify(t.table)));
+  setTable(JSON.parse(file === LINK ? t : JSON.stringify(t.table)));
 }
 function loadPolicy(name) {
   var p = state.policies.find(function (p) { return p.name === name; });
@@ -645,23 +660,52 @@ function loadPolicy(name) {
   if (file) loadTable(file);
   paintEditor(); relint();
 }
-$("policy-example").addEventListener("change", function () { loadPolicy(this.value); });
-$("table-example").addEventListener("change", function () { loadTable(this.value); relint(); });
+function showNotice(text) { $("notice").textContent = text; $("notice").hidden = !text; }
+// Once another example is picked, the link's case is gone from the address too: a reload shows
+// what is on screen, not the link.
+function dropLink() {
+  showNotice("");
+  $("share-link").value = "";
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+}
+$("policy-example").addEventListener("change", function () { if (this.value) { dropLink(); loadPolicy(this.value); } });
+$("table-example").addEventListener("change", function () { if (this.value !== LINK) dropLink(); loadTable(this.value); relint(); });
 $("reset-table").addEventListener("click", function () { if (state.tableFile) loadTable(state.tableFile); });
+// A link's fragment (#policy=…&table=…, from Share link): its policy and table, or a message and
+// the first example when it cannot be read.
+function openLink() {
+  var hash = new URLSearchParams(location.hash.slice(1));
+  if (!hash.has("policy") && !hash.has("table")) return false;
+  var policy, table, problem;
+  try { policy = unbase64url(hash.get("policy") || ""); } catch (e) { problem = "its policy is not base64url-encoded UTF-8 text"; }
+  if (!problem) {
+    try { table = JSON.parse(unbase64url(hash.get("table") || "")); problem = tableProblem(table); }
+    catch (e) { problem = "its table is not base64url-encoded table JSON"; }
+  }
+  if (!hash.has("policy") || !hash.has("table")) problem = "it needs both #policy=… and table=…";
+  if (problem) {
+    showNotice("This link could not be opened (" + problem + "); the first example is shown instead.");
+    if (state.policies.length) loadPolicy(state.policies[0].name);
+    return true;
+  }
+  showNotice("");
+  state.linkTable = JSON.stringify(table);
+  var menu = $("table-example"), option = menu.querySelector('option[value="' + LINK + '"]');
+  if (!option) { option = textElement("option", "", "(from the link)"); option.value = LINK; menu.insertBefore(option, menu.firstChild); }
+  $("policy-example").value = "";
+  $("policy").value = policy;
+  loadTable(LINK);
+  paintEditor(); relint();
+  return true;
+}
+window.addEventListener("hashchange", openLink);
 fetch("/v1/playground/examples").then(function (r) { return r.json(); }).then(function (examples) {
   state.policies = examples.policies; state.tables = examples.tables;
   $("policy-example").innerHTML = '<option value="">(your own)</option>' + examples.policies.map(function (p) {
     return '<option value="' + escapeHTML(p.name) + '">' + escapeHTML(p.name) + "</option>"; }).join("");
   $("table-example").innerHTML = examples.tables.map(function (t) {
     return '<option value="' + escapeHTML(t.file) + '">' + escapeHTML(t.file) + "</option>"; }).join("");
-  var hash = new URLSearchParams(location.hash.slice(1));
-  if (hash.get("policy") !== null) {
-    $("policy").value = unbase64url(hash.get("policy"));
-    try { setTable(JSON.parse(unbase64url(hash.get("table") || ""))); } catch (e) { setTable({ sections: [] }); }
-    paintEditor(); relint();
-  } else if (examples.policies.length) {
-    loadPolicy(examples.policies[0].name);
-  }
+  if (!openLink() && examples.policies.length) loadPolicy(examples.policies[0].name);
   document.body.dataset.ready = "true";
 }, showError);
 paintEditor();

@@ -9,6 +9,7 @@ under CI=true).
 
 usage: browser_playground.py BASE_URL CLI POLICIES_DIR SCREENSHOT.png
 """
+import base64
 import json
 import os
 import shutil
@@ -136,6 +137,14 @@ def announced():
     return js("return document.getElementById('live').dataset.last") or ""
 
 
+def b64url(text):
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def severe_console_errors():
+    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
 def compare(expected, label, section=False):
     word, target, violations, hits = decision_shown()
     check(word == expected["decision"], f"{label}: the page says {word}, explain says {expected['decision']}")
@@ -185,6 +194,46 @@ try:
     check({"name": "board", "file": "board.yaml"}.items() <= next(p for p in examples["policies"] if p["name"] == "board").items()
           and ["tables/sprint.yaml", "tables/sprint.yaml"] in menu,
           f"the names are relative to the --policies folder (board.yaml, tables/sprint.yaml): {menu}")
+
+    # A broken link: a message on the page, the default example, no script error.
+    severe_console_errors()
+    driver.get("about:blank")
+    driver.get(BASE + "/playground#policy=%%%&table=@@")
+    ready()
+    notice = js("var n = document.getElementById('notice'); return n && !n.hidden && n.offsetHeight > 0 ? n.textContent : ''")
+    check("link" in notice, f"a broken link says so on the page: {notice!r}")
+    default = examples["policies"][0]
+    check(editor_text() == default["text"] and js("return document.getElementById('policy-example').value") == default["name"],
+          f"a broken link loads the default example ({default['name']})")
+    errors = severe_console_errors()
+    check(errors == [], f"a broken link throws no script error: {errors}")
+
+    # A shared link: its policy and table, the Table menu says where the table came from, and
+    # picking another example drops the link's fragment (a reload does not bring it back).
+    link_policy = open(BOARD).read() + "# shared\n"
+    link_table = {"sections": [{"id": "Left", "rows": ["a", "b"]}, {"id": "Right", "rows": ["c"]}]}
+    driver.get("about:blank")
+    driver.get(BASE + "/playground#policy=" + b64url(link_policy) + "&table=" + b64url(json.dumps(link_table)))
+    ready()
+    check(editor_text() == link_policy and rows_text() == [["a", "b"], ["c"]], "a shared link restores its policy and table")
+    shown = js("var s = document.getElementById('table-example'); return s.selectedIndex < 0 ? '' : s.options[s.selectedIndex].textContent")
+    check("link" in shown, f"the Table menu says the table came from the link: {shown!r}")
+    check(js("var n = document.getElementById('notice'); return !n || n.hidden"), "a good link shows no message")
+    js("arguments[0].focus()", row(0, 0))
+    ActionChains(driver).send_keys(Keys.SPACE).perform()
+    wait.until(lambda d: js("return !!document.querySelector('.slot.hover')") and "Picked up" in announced())
+    ActionChains(driver).send_keys(Keys.ARROW_RIGHT).send_keys(Keys.ENTER).perform()
+    decision_shown()
+    moved = rows_text()
+    driver.find_element(By.ID, "reset-table").click()
+    check(moved != [["a", "b"], ["c"]] and eventually(lambda: rows_text() == [["a", "b"], ["c"]]) and decision_cleared(),
+          f"Reset table draws the link's table again (it was {moved})")
+    Select(driver.find_element(By.ID, "policy-example")).select_by_value("board")
+    wait.until(lambda d: rows_text() and rows_text()[1][:1] == ["Signup"])
+    check(eventually(lambda: js("return location.hash") == ""), "picking another example clears the link's fragment")
+    driver.refresh()
+    ready()
+    check(editor_text() != link_policy and rows_text() != [["a", "b"], ["c"]], "a reload then does not bring the link's case back")
 
     driver.get(BASE + "/playground")
     ready()
