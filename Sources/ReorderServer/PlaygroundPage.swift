@@ -25,6 +25,8 @@ enum PlaygroundPage {
   button { padding: 4px 10px; border: 1px solid var(--line); border-radius: 6px; background: #fff; cursor: pointer; }
   button:hover { border-color: var(--accent); }
   #share-link { width: 260px; color: var(--muted); }
+  #editor-help { margin: 4px 0 0; }
+  .notice { margin: 10px 16px 0; padding: 8px 12px; border: 1px solid #f5c58a; border-radius: 8px; background: var(--warn-bg); color: var(--warn); }
   main { display: grid; grid-template-columns: minmax(360px, 5fr) 7fr; gap: 14px; padding: 14px 16px; }
   .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 12px; min-width: 0; }
   .panel h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 0 0 8px; }
@@ -61,6 +63,12 @@ enum PlaygroundPage {
   .row { background: #fff; border: 1px solid var(--line); border-radius: 7px; padding: 7px 9px; margin: 2px 0; cursor: grab; user-select: none; touch-action: none;
          box-shadow: 0 1px 1px rgba(0,0,0,.04); display: flex; justify-content: space-between; gap: 6px; }
   .row .meta { color: var(--muted); font-size: 11px; }
+  /* Ids as they are: isolated from the text around them (a U+202E in an id reorders nothing
+     else), whitespace kept, long ids wrapped inside their row; tabs, other control characters
+     and leading or trailing spaces drawn as markers, so that distinct ids look distinct. */
+  .id { unicode-bidi: isolate; white-space: pre-wrap; overflow-wrap: anywhere; min-width: 0; }
+  .id .ws { color: var(--muted); }
+  .row .meta, .section-head small { overflow-wrap: anywhere; min-width: 0; }
   .row.locked { background: repeating-linear-gradient(135deg, #fff, #fff 6px, #f5f5f5 6px, #f5f5f5 12px); cursor: not-allowed; }
   .row.lifted, .section.lifted { opacity: .45; outline: 2px dashed var(--accent); }
   .slot { height: 6px; margin: 1px 2px; border-radius: 4px; transition: height .08s; }
@@ -105,6 +113,7 @@ enum PlaygroundPage {
   <button id="share" type="button">Share link</button>
   <input id="share-link" type="text" readonly aria-label="Share link" placeholder="a link with this policy and table">
 </header>
+<div id="notice" class="notice" role="alert" hidden></div>
 <main>
   <section class="panel" aria-labelledby="policy-title">
     <h2 id="policy-title">Policy</h2>
@@ -112,9 +121,10 @@ enum PlaygroundPage {
       <div class="gutter" id="gutter" aria-hidden="true"></div>
       <div class="code">
         <div class="layer" id="layer" aria-hidden="true"></div>
-        <textarea id="policy" spellcheck="false" autocomplete="off" aria-label="Policy YAML" aria-describedby="diagnostics"></textarea>
+        <textarea id="policy" spellcheck="false" autocomplete="off" aria-label="Policy YAML" aria-describedby="editor-help diagnostics"></textarea>
       </div>
     </div>
+    <p class="hint" id="editor-help">Tab indents. To leave the editor with the keyboard, press Escape, then Tab.</p>
     <ul id="diagnostics" aria-label="Diagnostics"></ul>
   </section>
   <section class="panel" aria-labelledby="table-title">
@@ -154,20 +164,22 @@ function playground(move) {
       return j;
     }); });
 }
+// A policy with errors decides nothing: picking up or dropping then fails with this error.
+function policyErrors() { return new Error("the policy has errors: fix them (see the diagnostics) to see decisions"); }
 // The client of /client.js, with the playground's policy text as its transport.
 var client = new ReorderClient({
   table: state.table,
   transport: {
     destinations: function (table, from) {
       return playground({ from: from, to: from }).then(function (answer) {
-        if (!answer.explain) { showLint(answer.lint); return { "can-move": false, valid: [] }; }
+        if (!answer.explain) { showLint(answer.lint); throw policyErrors(); }
         var result = answer.explain.results[0];
         return { "can-move": result.decision !== "denied", valid: result.valid || [], result: result };
       });
     },
     decide: function (table, move) {
       return playground(move).then(function (answer) {
-        if (!answer.explain) { showLint(answer.lint); throw new Error("the policy has errors; fix them to see decisions"); }
+        if (!answer.explain) { showLint(answer.lint); throw policyErrors(); }
         return answer.explain.results[0];
       });
     }
@@ -194,7 +206,16 @@ function paintEditor() {
   $("layer").innerHTML = layer.join("");
   syncScroll();
 }
-function syncScroll() { var t = $("policy"); $("gutter").scrollTop = t.scrollTop; $("layer").scrollTop = t.scrollTop; $("layer").scrollLeft = t.scrollLeft; }
+// The textarea's scrollbars take room from its text: the layer gets the same room (inset by
+// them) and the gutter scrolls as far (padded by the horizontal one), or both stop short of the
+// text at the end of a long policy.
+function syncScroll() {
+  var t = $("policy"), gutter = $("gutter"), layer = $("layer");
+  var below = t.offsetHeight - t.clientHeight, beside = t.offsetWidth - t.clientWidth;
+  layer.style.bottom = below + "px"; layer.style.right = beside + "px"; gutter.style.paddingBottom = below + "px";
+  gutter.scrollTop = t.scrollTop; layer.scrollTop = t.scrollTop; layer.scrollLeft = t.scrollLeft;
+}
+window.addEventListener("resize", syncScroll);
 function escapeHTML(s) { return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; }); }
 function goToLine(line) {
   var t = $("policy"), lines = t.value.split("\n"), offset = 0;
@@ -229,9 +250,18 @@ function relint() {
 }
 $("policy").addEventListener("input", function () { state.lastResult = null; paintEditor(); relint(); });
 $("policy").addEventListener("scroll", syncScroll);
+// Tab indents (two spaces); Escape then Tab leaves the editor, as in other code editors on the
+// web, so that keyboard users are not trapped in it (Shift+Tab always leaves).
 $("policy").addEventListener("keydown", function (e) {
-  if (e.key === "Tab" && !e.shiftKey) { e.preventDefault(); document.execCommand("insertText", false, "  "); }
+  if (e.key === "Escape") { state.editorEscaped = true; return; }
+  if (e.key === "Shift" || e.key === "Control" || e.key === "Alt" || e.key === "Meta") return;
+  var escaped = state.editorEscaped;
+  state.editorEscaped = false;
+  if (e.key === "Tab" && !e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey && !escaped) {
+    e.preventDefault(); document.execCommand("insertText", false, "  ");
+  }
 });
+$("policy").addEventListener("blur", function () { state.editorEscaped = false; });
 
 // ---- Drawing the table ---------------------------------------------------------------------
 function rowId(row) { return typeof row === "object" && row !== null ? String(row.id) : String(row); }
@@ -240,6 +270,33 @@ function rowMeta(row) {
   return [row.kind, (row.tags || []).map(function (t) { return "#" + t; }).join(" ")].filter(Boolean).join(" ");
 }
 function sectionName(u) { var s = state.table.sections[u]; return s && s.id !== undefined ? String(s.id) : "section " + u; }
+// An id as an element: text only (textContent, never markup), isolated (<bdi>, .id), with tabs,
+// other control characters and leading or trailing spaces drawn as markers.
+var MARKS = { "\t": "\u21e5", "\n": "\u21b5", "\u007f": "\u2421" };
+function idElement(id) {
+  var el = document.createElement("bdi");
+  el.className = "id";
+  var edges = /^( *)([\s\S]*?)( *)$/.exec(id);
+  function mark(c) {
+    var m = document.createElement("span");
+    m.className = "ws";
+    m.textContent = c === " " ? "\u2423" : MARKS[c] || String.fromCharCode(0x2400 + c.charCodeAt(0));
+    m.title = "U+" + ("000" + c.charCodeAt(0).toString(16).toUpperCase()).slice(-4);
+    el.appendChild(m);
+  }
+  edges[1].split("").forEach(mark);
+  edges[2].split(/([\u0000-\u001f\u007f])/).forEach(function (part, k) {
+    if (k % 2) mark(part); else if (part) el.appendChild(document.createTextNode(part));
+  });
+  edges[3].split("").forEach(mark);
+  return el;
+}
+function textElement(tag, className, text) {
+  var el = document.createElement(tag);
+  if (className) el.className = className;
+  el.textContent = text;
+  return el;
+}
 function draw() {
   var board = $("board"), drag = state.drag;
   board.innerHTML = "";
@@ -255,7 +312,8 @@ function draw() {
     head.tabIndex = 0;
     head.dataset.sectionHead = u;
     head.setAttribute("aria-label", "Section " + sectionName(u) + ", " + section.rows.length + " rows");
-    head.innerHTML = "<span>" + escapeHTML(sectionName(u)) + "</span><small>" + escapeHTML([section.kind, (section.tags || []).map(function (t) { return "#" + t; }).join(" ")].filter(Boolean).join(" ")) + " " + section.rows.length + "</small>";
+    head.appendChild(idElement(sectionName(u)));
+    head.appendChild(textElement("small", "", [section.kind, (section.tags || []).map(function (t) { return "#" + t; }).join(" ")].filter(Boolean).join(" ") + " " + section.rows.length));
     box.appendChild(head);
     var rows = document.createElement("div");
     rows.className = "rows";
@@ -269,7 +327,8 @@ function draw() {
       el.dataset.id = rowId(row);
       el.setAttribute("aria-label", rowId(row) + ", row " + (k + 1) + " of " + section.rows.length + " in " + sectionName(u));
       if (drag && drag.kind === "row" && drag.from[0] === u && drag.from[1] === k) el.className += " lifted";
-      el.innerHTML = "<span>" + escapeHTML(rowId(row)) + '</span><span class="meta">' + escapeHTML(rowMeta(row)) + "</span>";
+      el.appendChild(idElement(rowId(row)));
+      el.appendChild(textElement("span", "meta", rowMeta(row)));
       rows.appendChild(el);
     });
     if (drag && drag.kind === "row") rows.appendChild(rowSlot(u, section.rows.length));
@@ -311,10 +370,10 @@ function startDrag(kind, from, pointer) {
     request = client.start(from[0], from[1]).then(function (a) { return a.canMove; });
   } else {
     request = playground({ "section-from": from, "section-to": from }).then(function (answer) {
-      if (!answer.explain) showLint(answer.lint);
-      var result = answer.explain && answer.explain.results[0];
-      drag.valid = result ? result.valid : [];
-      return !!result && result.decision !== "denied";
+      if (!answer.explain) { showLint(answer.lint); throw policyErrors(); }
+      var result = answer.explain.results[0];
+      drag.valid = result.valid || [];
+      return result.decision !== "denied";
     });
   }
   return request.then(function (canMove) {
@@ -322,7 +381,11 @@ function startDrag(kind, from, pointer) {
     drag.ready = true; drag.canMove = canMove;
     draw();
     announce("Picked up " + name + (canMove ? ". Green slots take it." : ". The policy does not let it move."));
-  }, function (error) { cancelDrag(); showError(error); });
+  }, function (error) {
+    // Nothing was decided (a policy with errors, or no answer): the drag ends, and says why.
+    if (state.drag === drag) { state.drag = null; client.cancel(); draw(); focusLifted(drag); }
+    showError(error, name + " was not picked up: ");
+  });
 }
 function cancelDrag() {
   if (!state.drag) return;
@@ -396,19 +459,22 @@ document.addEventListener("pointerup", function (e) {
   }
   finishDrag();
 });
+// Escape cancels a pointer drag (or a press not yet a drag): the row stays where it was, and
+// the release afterwards does nothing.
+document.addEventListener("keydown", function (e) {
+  if (e.key !== "Escape") return;
+  var pointerDrag = state.drag && state.drag.pointer;
+  if (!pointerDrag && !state.press) return;
+  state.press = null;
+  if (pointerDrag) { e.preventDefault(); var drag = state.drag; cancelDrag(); focusLifted(drag); }
+});
 
 // Keyboard: the same drag, with a slot cursor moved by the arrow keys.
-function slotList() {
-  var drag = state.drag, list = [];
-  if (drag.kind === "row") {
-    // The gap below the lifted row is the same slot as the one above it: listed once.
-    state.table.sections.forEach(function (s, u) { for (var g = 0; g <= s.rows.length; g++) {
-      if (!(u === drag.from[0] && g === drag.from[1] + 1)) list.push([u, g]); } });
-  } else {
-    for (var g = 0; g <= state.table.sections.length; g++) list.push(g);
-  }
-  return list;
-}
+// Positions: where the lifted row would land, counted after its removal (a section's rows, plus
+// one at the end; its own section has one fewer, the gaps above and below it being the same
+// place). A position is drawn as a gap between the rows as they stand (the lifted row still in).
+function positionCount(u) { var n = state.table.sections[u].rows.length; return u === state.drag.from[0] ? n : n + 1; }
+function gapOf(u, j) { var from = state.drag.from; return u === from[0] && j > from[1] ? j + 1 : j; }
 function describeHover() {
   var drag = state.drag, h = drag.hover;
   if (drag.kind === "row") {
@@ -441,16 +507,24 @@ $("board").addEventListener("keydown", function (e) {
   var moves = { ArrowDown: 1, ArrowUp: -1, ArrowRight: 1, ArrowLeft: -1 };
   if (!(e.key in moves) || !drag.ready || drag.hover === null) return;
   e.preventDefault();
-  var list = slotList(), at = list.findIndex(function (s) { return sameHover(s, drag.hover); });
-  if (drag.kind === "row" && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
-    // Left and right jump to the neighbouring section, at the same height.
-    var u = drag.hover[0] + moves[e.key];
-    if (u < 0 || u >= state.table.sections.length) return;
-    drag.hover = [u, Math.min(drag.hover[1], state.table.sections[u].rows.length)];
+  var step = moves[e.key], last = state.table.sections.length - 1;
+  if (drag.kind === "row") {
+    var u = drag.hover[0], j = ReorderClient.indexForGap(drag.from, u, drag.hover[1]);
+    if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+      // The same position in the neighbouring section, or its last one.
+      if (u + step >= 0 && u + step <= last) { u += step; j = Math.min(j, positionCount(u) - 1); }
+    } else if (j + step >= 0 && j + step < positionCount(u)) {
+      j += step;
+    } else if (u + step >= 0 && u + step <= last) {
+      // Past a section's first or last position: the last or first of the next section up or down.
+      u += step; j = step > 0 ? 0 : positionCount(u) - 1;
+    }
+    drag.hover = [u, gapOf(u, j)];
   } else {
-    var next = at + moves[e.key];
-    if (next < 0 || next >= list.length) return;
-    drag.hover = list[next];
+    // A section's positions, counted after its removal, drawn as gaps between the sections.
+    var b = drag.hover > drag.from ? drag.hover - 1 : drag.hover;
+    b = Math.max(0, Math.min(last, b + step));
+    drag.hover = b > drag.from ? b + 1 : b;
   }
   draw(); focusLifted();
   announce(describeHover());
@@ -463,23 +537,36 @@ function focusLifted(drag) {
 
 // ---- The decision --------------------------------------------------------------------------
 function place(p) { return sectionName(p[0]) + ", position " + (p[1] + 1) + " (" + p[0] + "." + p[1] + ")"; }
+// The decision's word, then its target: the section's name as an id element.
+function decisionLine(word, rest) {
+  var body = $("decision-body"), w = textElement("span", "word " + word, word);
+  w.id = "decision-word";
+  body.textContent = "";
+  body.appendChild(w);
+  rest.forEach(function (piece) { body.appendChild(typeof piece === "string" ? document.createTextNode(piece) : piece); });
+}
+function targetElement(value, pieces) {
+  var b = document.createElement("b");
+  b.id = "decision-target"; b.dataset.target = value;
+  pieces.forEach(function (piece) { b.appendChild(typeof piece === "string" ? document.createTextNode(piece) : piece); });
+  return b;
+}
 function showDecision(result, kind) {
   state.lastResult = result;
   draw();
-  var target = result.target, body = $("decision-body");
+  var target = result.target;
   var text;
   if (result.decision === "invalid") {
-    body.innerHTML = '<span class="word invalid" id="decision-word">invalid</span>' + escapeHTML(result.error || "");
+    decisionLine("invalid", [result.error || ""]);
     text = "invalid: " + (result.error || "");
   } else if (kind === "row") {
-    body.innerHTML = '<span class="word ' + result.decision + '" id="decision-word">' + result.decision + "</span>" +
-      'target <b id="decision-target" data-target="' + target.join(".") + '">' + escapeHTML(place(target)) + "</b>";
+    decisionLine(result.decision, ["target ", targetElement(target.join("."),
+      [idElement(sectionName(target[0])), ", position " + (target[1] + 1) + " (" + target[0] + "." + target[1] + ")"])]);
     text = result.decision + ", target " + place(target);
     var el = document.querySelector('.row[data-section="' + target[0] + '"][data-row="' + target[1] + '"]');
     if (el) { el.classList.add(result.decision === "allowed" || result.decision === "retargeted" ? "snapped" : "snapped-no"); el.focus(); }
   } else {
-    body.innerHTML = '<span class="word ' + result.decision + '" id="decision-word">' + result.decision + "</span>" +
-      'section target <b id="decision-target" data-target="' + target + '">' + escapeHTML(sectionName(target)) + " (" + target + ")</b>";
+    decisionLine(result.decision, ["section target ", targetElement(String(target), [idElement(sectionName(target)), " (" + target + ")"])]);
     text = result.decision + ", section target " + sectionName(target);
     var head = document.querySelector('[data-section-head="' + target + '"]');
     if (head) head.focus();
@@ -502,18 +589,34 @@ function showDecision(result, kind) {
   paintEditor();
   announce(text);
 }
-function showError(error) {
-  $("decision-body").innerHTML = '<span class="word invalid" id="decision-word">error</span>' + escapeHTML(error.message || error);
+// An error instead of a decision (a policy with errors, a failed request); `prefix` says what
+// did not happen.
+function showError(error, prefix) {
+  var message = (prefix || "") + String(error.message || error);
+  decisionLine("error", [message]);
   $("violations").innerHTML = "";
-  announce(String(error.message || error));
+  announce(message);
+}
+// No decision on screen: the hint, no violations, no highlighted rule lines.
+function clearDecision() {
+  state.lastResult = null;
+  $("decision-body").textContent = "";
+  $("decision-body").appendChild(textElement("span", "hint", "Drop a row to see the policy decide."));
+  $("violations").innerHTML = "";
+  paintEditor();
 }
 function announce(text) { var live = $("live"); live.textContent = ""; setTimeout(function () { live.textContent = text; }, 30); live.dataset.last = text; }
 
 // ---- Examples, the table's JSON and the share link -----------------------------------------
 function base64url(text) { var bytes = new TextEncoder().encode(text), s = ""; bytes.forEach(function (b) { s += String.fromCharCode(b); });
   return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""); }
-function unbase64url(s) { var raw = atob(s.replace(/-/g, "+").replace(/_/g, "/")), bytes = new Uint8Array(raw.length);
-  for (var k = 0; k < raw.length; k++) bytes[k] = raw.charCodeAt(k); return new TextDecoder().decode(bytes); }
+// base64url back to text: throws on anything but base64url characters and valid UTF-8.
+function unbase64url(s) {
+  if (!/^[A-Za-z0-9_-]*$/.test(s)) throw new Error("not base64url");
+  var raw = atob(s.replace(/-/g, "+").replace(/_/g, "/")), bytes = new Uint8Array(raw.length);
+  for (var k = 0; k < raw.length; k++) bytes[k] = raw.charCodeAt(k);
+  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+}
 $("share").addEventListener("click", function () {
   var hash = "#policy=" + base64url($("policy").value) + "&table=" + base64url(JSON.stringify(state.table));
   history.replaceState(null, "", hash);
@@ -521,8 +624,14 @@ $("share").addEventListener("click", function () {
   $("share-link").select();
   if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(function () {});
 });
+// Why `t` cannot be drawn as a table, or null: { "sections": [{ "rows": [...] }, ...] }.
+function tableProblem(t) {
+  if (!t || typeof t !== "object" || !Array.isArray(t.sections)) return "expected { \"sections\": [...] }";
+  var bad = t.sections.findIndex(function (s) { return !s || typeof s !== "object" || !Array.isArray(s.rows); });
+  return bad < 0 ? null : "section " + bad + " has no \"rows\": [...]";
+}
 $("table-json").addEventListener("input", function () {
-  try { var t = JSON.parse($("table-json").value); if (!t || !Array.isArray(t.sections)) throw new Error("expected { \"sections\": [...] }");
+  try { var t = JSON.parse($("table-json").value), problem = tableProblem(t); if (problem) throw new Error(problem);
     state.table = t; client.table = t; draw(); relint(); $("table-json-status").textContent = "";
   } catch (e) { $("table-json-status").textContent = "not a table yet: " + e.message; }
 });
@@ -532,40 +641,71 @@ function tableFor(policyText) {
   var found = state.tables.find(function (t) { return t.file.endsWith("/" + m[1]) || t.file === m[1]; });
   return found ? found.file : null;
 }
+// The Table menu's entry for a table that came with a link (state.linkTable, as JSON text).
+var LINK = "#link";
 function loadTable(file) {
-  var t = state.tables.find(function (t) { return t.file === file; });
+  var t = file === LINK ? state.linkTable : state.tables.find(function (t) { return t.file === file; });
   if (!t) return;
   state.tableFile = file; $("table-example").value = file;
-  state.lastResult = null; $("violations").innerHTML = "";
-  setTable(JSON.parse(JSON.stringify(t.table)));
+  clearDecision();
+  setTable(JSON.parse(file === LINK ? t : JSON.stringify(t.table)));
 }
 function loadPolicy(name) {
   var p = state.policies.find(function (p) { return p.name === name; });
   if (!p) return;
   $("policy-example").value = name;
   $("policy").value = p.text;
-  state.lastResult = null;
+  clearDecision();
   var file = tableFor(p.text);
   if (file) loadTable(file);
   paintEditor(); relint();
 }
-$("policy-example").addEventListener("change", function () { loadPolicy(this.value); });
-$("table-example").addEventListener("change", function () { loadTable(this.value); relint(); });
+function showNotice(text) { $("notice").textContent = text; $("notice").hidden = !text; }
+// Once another example is picked, the link's case is gone from the address too: a reload shows
+// what is on screen, not the link.
+function dropLink() {
+  showNotice("");
+  $("share-link").value = "";
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+}
+$("policy-example").addEventListener("change", function () { if (this.value) { dropLink(); loadPolicy(this.value); } });
+$("table-example").addEventListener("change", function () { if (this.value !== LINK) dropLink(); loadTable(this.value); relint(); });
 $("reset-table").addEventListener("click", function () { if (state.tableFile) loadTable(state.tableFile); });
+// A link's fragment (#policy=…&table=…, from Share link): its policy and table, or a message and
+// the first example when it cannot be read.
+function openLink() {
+  var hash = new URLSearchParams(location.hash.slice(1));
+  if (!hash.has("policy") && !hash.has("table")) return false;
+  var policy, table, problem;
+  try { policy = unbase64url(hash.get("policy") || ""); } catch (e) { problem = "its policy is not base64url-encoded UTF-8 text"; }
+  if (!problem) {
+    try { table = JSON.parse(unbase64url(hash.get("table") || "")); problem = tableProblem(table); }
+    catch (e) { problem = "its table is not base64url-encoded table JSON"; }
+  }
+  if (!hash.has("policy") || !hash.has("table")) problem = "it needs both #policy=… and table=…";
+  if (problem) {
+    showNotice("This link could not be opened (" + problem + "); the first example is shown instead.");
+    if (state.policies.length) loadPolicy(state.policies[0].name);
+    return true;
+  }
+  showNotice("");
+  state.linkTable = JSON.stringify(table);
+  var menu = $("table-example"), option = menu.querySelector('option[value="' + LINK + '"]');
+  if (!option) { option = textElement("option", "", "(from the link)"); option.value = LINK; menu.insertBefore(option, menu.firstChild); }
+  $("policy-example").value = "";
+  $("policy").value = policy;
+  loadTable(LINK);
+  paintEditor(); relint();
+  return true;
+}
+window.addEventListener("hashchange", openLink);
 fetch("/v1/playground/examples").then(function (r) { return r.json(); }).then(function (examples) {
   state.policies = examples.policies; state.tables = examples.tables;
   $("policy-example").innerHTML = '<option value="">(your own)</option>' + examples.policies.map(function (p) {
     return '<option value="' + escapeHTML(p.name) + '">' + escapeHTML(p.name) + "</option>"; }).join("");
   $("table-example").innerHTML = examples.tables.map(function (t) {
-    return '<option value="' + escapeHTML(t.file) + '">' + escapeHTML(t.file.split("/").slice(-2).join("/")) + "</option>"; }).join("");
-  var hash = new URLSearchParams(location.hash.slice(1));
-  if (hash.get("policy") !== null) {
-    $("policy").value = unbase64url(hash.get("policy"));
-    try { setTable(JSON.parse(unbase64url(hash.get("table") || ""))); } catch (e) { setTable({ sections: [] }); }
-    paintEditor(); relint();
-  } else if (examples.policies.length) {
-    loadPolicy(examples.policies[0].name);
-  }
+    return '<option value="' + escapeHTML(t.file) + '">' + escapeHTML(t.file) + "</option>"; }).join("");
+  if (!openLink() && examples.policies.length) loadPolicy(examples.policies[0].name);
   document.body.dataset.ready = "true";
 }, showError);
 paintEditor();

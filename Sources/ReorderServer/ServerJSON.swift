@@ -46,7 +46,9 @@ extension ServerJSON {
     /// `GET /v1/playground/examples` (`--playground` only): the served policies with their text,
     /// and every table file found below the `--policies` directories, as request JSON:
     /// `{ "policies": [ { "name", "file", "text" } ], "tables": [ { "file", "table" } ] }`.
-    /// Read when asked, so edits and hot reloads show.
+    /// Files are named relative to the `--policies` path they were found under (``exampleName``),
+    /// never with a path of the server's; a table name found under two paths is listed once (the
+    /// first path's). Read when asked, so edits and hot reloads show.
     static func examples(_ snapshot: PolicySnapshot, paths: [String]) -> [UInt8] {
         var w = JSONWriter(capacity: 16_384)
         w.raw("{\"policies\": [")
@@ -58,26 +60,48 @@ extension ServerJSON {
             w.raw("{\"name\": ")
             w.string(p.name)
             w.raw(", \"file\": ")
-            w.string(p.file)
+            w.string(exampleName(p.file, under: paths))
             w.raw(", \"text\": ")
             w.string(String(decoding: source.bytes, as: UTF8.self))
             w.raw("}")
         }
         w.raw(first ? "], \"tables\": [" : "\n], \"tables\": [")
         first = true
-        for file in Set(paths.flatMap { Linter.policyFiles(under: $0) }).sorted() {
-            let (table, _, diagnostics) = TableLoader.load(path: file)
-            guard let table, diagnostics.isEmpty else { continue }
+        var tables: [(name: String, json: String)] = []
+        var listed = Set<String>()
+        for path in paths {
+            for file in Linter.policyFiles(under: path) {
+                let name = exampleName(file, under: [path])
+                guard !listed.contains(name) else { continue }
+                let (table, _, diagnostics) = TableLoader.load(path: file)
+                guard let table, diagnostics.isEmpty else { continue }
+                listed.insert(name)
+                tables.append((name, PlaygroundService.tableJSON(table)))
+            }
+        }
+        for (name, json) in tables.sorted(by: { $0.name < $1.name }) {
             w.raw(first ? "\n  " : ",\n  ")
             first = false
             w.raw("{\"file\": ")
-            w.string(file)
+            w.string(name)
             w.raw(", \"table\": ")
-            w.bytes(PlaygroundService.tableJSON(table))
+            w.bytes(json)
             w.raw("}")
         }
         w.raw(first ? "]}\n" : "\n]}\n")
         return w.bytes
+    }
+
+    /// `file` as the examples name it: relative to the first of `paths` it lies below (a
+    /// policy file given as a path itself: its file name), so that no answer shows where the
+    /// server's files are. Never absolute.
+    static func exampleName(_ file: String, under paths: [String]) -> String {
+        for path in paths {
+            let folder = path.hasSuffix("/") ? path : path + "/"
+            if file.hasPrefix(folder) && file.count > folder.count { return String(file.dropFirst(folder.count)) }
+            if file == path { break }
+        }
+        return file.split(separator: "/").last.map(String.init) ?? ""
     }
 
     /// A stored table: `{ "table-ref": "<sha256>", "sections": S, "rows": R }`.

@@ -80,7 +80,9 @@ import Testing
     }
 
     @Test func playgroundObeysMaxBodyAndServesItsPages() throws {
-        let server = try ServerProcess(["--policies", "policies", "--playground", "--max-body", "2048"])
+        // --policies as an absolute path: the examples must not show it.
+        let root = Build.packageRoot.appendingPathComponent("policies").path
+        let server = try ServerProcess(["--policies", root, "--playground", "--max-body", "2048"])
         let large = try server.post("/v1/playground", json: #"{"policy": \#(Self.quoted(String(repeating: "# x\n", count: 1000))), "table": {"sections": []}}"#)
         #expect(large.status == 413 && large.errorCode == "too-large")
         let page = try server.get("/playground")
@@ -100,9 +102,18 @@ import Testing
         }
         let examples = try #require(try server.get("/v1/playground/examples").json)
         let policies = try #require(examples["policies"] as? [[String: Any]])
-        #expect(policies.contains { $0["name"] as? String == "board" && ($0["text"] as? String) == Self.boardText })
+        #expect(policies.contains { $0["name"] as? String == "board" && $0["file"] as? String == "board.yaml" && ($0["text"] as? String) == Self.boardText })
         let tables = try #require(examples["tables"] as? [[String: Any]])
-        let sprint = try #require(tables.first { ($0["file"] as? String)?.hasSuffix("tables/sprint.yaml") == true })
+        // Files are named relative to the --policies folder: no value is a path of the server's.
+        func strings(_ value: Any) -> [String] {
+            if let text = value as? String { return [text] }
+            if let list = value as? [Any] { return list.flatMap(strings) }
+            if let object = value as? [String: Any] { return object.values.flatMap(strings) }
+            return []
+        }
+        let values = strings(examples)
+        #expect(!values.isEmpty && values.allSatisfy { !$0.hasPrefix("/") && !$0.contains(root) }, "\(values.filter { $0.hasPrefix("/") || $0.contains(root) })")
+        let sprint = try #require(tables.first { $0["file"] as? String == "tables/sprint.yaml" })
         let expected = try JSONSerialization.jsonObject(with: Data(Self.board.table.utf8)) as! NSDictionary
         #expect(sprint["table"] as? NSDictionary == expected)
         #expect(server.stop() == 0)

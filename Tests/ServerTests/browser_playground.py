@@ -9,6 +9,7 @@ under CI=true).
 
 usage: browser_playground.py BASE_URL CLI POLICIES_DIR SCREENSHOT.png
 """
+import base64
 import json
 import os
 import shutil
@@ -22,6 +23,7 @@ try:
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select, WebDriverWait
 except ImportError as error:
@@ -110,14 +112,37 @@ def decision_shown():
     return word, target, violations, hits
 
 
-def clear_decision():
-    js("document.getElementById('decision-body').innerHTML = ''; document.getElementById('violations').innerHTML = '';")
+def eventually(condition, seconds=3):
+    """Whether `condition()` becomes true within `seconds` (a check then fails with its own
+    message, not with a timeout)."""
+    try:
+        WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: condition())
+        return True
+    except TimeoutException:
+        return False
+
+
+def decision_cleared():
+    return js("return !document.getElementById('decision-word') && !document.getElementById('decision-target')"
+              " && !document.querySelector('#violations li') && !document.querySelector('#gutter div.hit, #layer div.hit')")
 
 
 def reset_table():
     driver.find_element(By.ID, "reset-table").click()
     wait.until(lambda d: rows_text()[1][0] == "Signup")
-    clear_decision()
+    check(eventually(decision_cleared), "Reset table clears the decision, its target, violations and highlighted lines")
+
+
+def announced():
+    return js("return document.getElementById('live').dataset.last") or ""
+
+
+def b64url(text):
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def severe_console_errors():
+    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def compare(expected, label, section=False):
@@ -152,8 +177,66 @@ def slot_refused(s, gap):
 
 started = time.monotonic()
 try:
+    def ready():
+        wait.until(lambda d: js("return document.body.dataset.ready === 'true'"))
+
+    def editor_text():
+        return js("return document.getElementById('policy').value")
+
+    # The examples name their files relative to the --policies folder: no path of the server's.
     driver.get(BASE + "/playground")
-    wait.until(lambda d: js("return document.body.dataset.ready === 'true'"))
+    ready()
+    examples = js("return fetch('/v1/playground/examples').then(function (r) { return r.json(); })")
+    names = [v for p in examples["policies"] for v in (p["name"], p["file"])] + [t["file"] for t in examples["tables"]]
+    check(not any(n.startswith("/") or n.startswith(POLICIES.rstrip("/") + "/") for n in names),
+          f"/v1/playground/examples names no server path: {names}")
+    menu = js("return Array.from(document.querySelectorAll('#table-example option')).map(o => [o.value, o.textContent])")
+    check({"name": "board", "file": "board.yaml"}.items() <= next(p for p in examples["policies"] if p["name"] == "board").items()
+          and ["tables/sprint.yaml", "tables/sprint.yaml"] in menu,
+          f"the names are relative to the --policies folder (board.yaml, tables/sprint.yaml): {menu}")
+
+    # A broken link: a message on the page, the default example, no script error.
+    severe_console_errors()
+    driver.get("about:blank")
+    driver.get(BASE + "/playground#policy=%%%&table=@@")
+    ready()
+    notice = js("var n = document.getElementById('notice'); return n && !n.hidden && n.offsetHeight > 0 ? n.textContent : ''")
+    check("link" in notice, f"a broken link says so on the page: {notice!r}")
+    default = examples["policies"][0]
+    check(editor_text() == default["text"] and js("return document.getElementById('policy-example').value") == default["name"],
+          f"a broken link loads the default example ({default['name']})")
+    errors = severe_console_errors()
+    check(errors == [], f"a broken link throws no script error: {errors}")
+
+    # A shared link: its policy and table, the Table menu says where the table came from, and
+    # picking another example drops the link's fragment (a reload does not bring it back).
+    link_policy = open(BOARD).read() + "# shared\n"
+    link_table = {"sections": [{"id": "Left", "rows": ["a", "b"]}, {"id": "Right", "rows": ["c"]}]}
+    driver.get("about:blank")
+    driver.get(BASE + "/playground#policy=" + b64url(link_policy) + "&table=" + b64url(json.dumps(link_table)))
+    ready()
+    check(editor_text() == link_policy and rows_text() == [["a", "b"], ["c"]], "a shared link restores its policy and table")
+    shown = js("var s = document.getElementById('table-example'); return s.selectedIndex < 0 ? '' : s.options[s.selectedIndex].textContent")
+    check("link" in shown, f"the Table menu says the table came from the link: {shown!r}")
+    check(js("var n = document.getElementById('notice'); return !n || n.hidden"), "a good link shows no message")
+    js("arguments[0].focus()", row(0, 0))
+    ActionChains(driver).send_keys(Keys.SPACE).perform()
+    wait.until(lambda d: js("return !!document.querySelector('.slot.hover')") and "Picked up" in announced())
+    ActionChains(driver).send_keys(Keys.ARROW_RIGHT).send_keys(Keys.ENTER).perform()
+    decision_shown()
+    moved = rows_text()
+    driver.find_element(By.ID, "reset-table").click()
+    check(moved != [["a", "b"], ["c"]] and eventually(lambda: rows_text() == [["a", "b"], ["c"]]) and decision_cleared(),
+          f"Reset table draws the link's table again (it was {moved})")
+    Select(driver.find_element(By.ID, "policy-example")).select_by_value("board")
+    wait.until(lambda d: rows_text() and rows_text()[1][:1] == ["Signup"])
+    check(eventually(lambda: js("return location.hash") == ""), "picking another example clears the link's fragment")
+    driver.refresh()
+    ready()
+    check(editor_text() != link_policy and rows_text() != [["a", "b"], ["c"]], "a reload then does not bring the link's case back")
+
+    driver.get(BASE + "/playground")
+    ready()
     Select(driver.find_element(By.ID, "policy-example")).select_by_value("board")
     wait.until(lambda d: rows_text() and rows_text()[1][:1] == ["Signup"])
     check(rows_text() == [["Login page", "Payments", "Search"], ["Signup", "Profile", "Settings"], ["Onboarding"], ["Logo", "Landing page"]],
@@ -166,6 +249,22 @@ try:
     compare(explain(BOARD, ["--from", "1.2", "--to", "2.0"]), "allowed drag")
     check(rows_text()[2] == ["Settings", "Onboarding"], "the allowed row sits at 2.0")
     reset_table()
+
+    # Escape cancels a pointer drag: the row stays, nothing is decided, the release sends nothing.
+    ActionChains(driver).move_to_element(row(1, 2)).click_and_hold().move_by_offset(8, 8).perform()
+    wait.until(lambda d: js("return document.querySelectorAll('.slot.ok').length > 0"))
+    ActionChains(driver).move_to_element(driver.find_element(By.CSS_SELECTOR, '.slot[data-slot-section="2"][data-gap="0"]')).perform()
+    wait.until(lambda d: js("return !!document.querySelector('.slot.hover')"))
+    network()
+    ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+    check(eventually(lambda: js("return !document.querySelector('.dragging, .lifted')")), "Escape ends a pointer drag")
+    ActionChains(driver).move_by_offset(6, 6).perform()
+    check(not js("return !!document.querySelector('.dragging, .lifted')"), "moving the pointer after Escape starts no new drag")
+    ActionChains(driver).release().perform()
+    time.sleep(0.5)
+    sent = [u for u in network() if "/v1/" in u]
+    check(sent == [] and rows_text() == SPRINT_ROWS and decision_cleared(),
+          f"the release after Escape drops nothing: requests {sent}, rows {rows_text()}")
 
     # Retargeted: Signup (1.0) into Archive; the slots of Archive are shown refused while dragging.
     ActionChains(driver).move_to_element(row(1, 0)).click_and_hold().move_by_offset(8, 8).perform()
@@ -211,6 +310,26 @@ try:
           "the live region announces: " + js("return document.getElementById('live').dataset.last"))
     reset_table()
 
+    # The keyboard cursor: left and right keep the position (clamped to the section's), up and
+    # down step through every position once; the hovered slot is the announced one.
+    js("arguments[0].focus()", row(1, 0))
+    ActionChains(driver).send_keys(Keys.SPACE).perform()
+    wait.until(lambda d: js("return !!document.querySelector('.slot.hover')") and "Picked up" in announced())
+    R, L, D, U = Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_DOWN, Keys.ARROW_UP
+    names = ["Backlog", "Doing", "Review", "Archive"]
+    steps = [(R, 2, 1), (D, 2, 2), (L, 1, 2), (D, 1, 3), (D, 2, 1), (R, 3, 1), (D, 3, 2), (D, 3, 3), (L, 2, 2),
+             (L, 1, 2), (U, 1, 1), (U, 0, 4), (R, 1, 3), (U, 1, 2)]
+    got, want = [], []
+    for key, u, position in steps:
+        ActionChains(driver).send_keys(key).perform()
+        said = announced()
+        hovered = js("return Array.from(document.querySelectorAll('.slot.hover')).map(e => e.dataset.to)")
+        got.append([said.split(":")[0], hovered])
+        want.append([f"{names[u]}, position {position}", [f"{u}.{position - 1}"]])
+    check(got == want, f"the arrow keys move between the slots predictably: {got}")
+    ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+    check(eventually(lambda: "cancelled" in announced()) and rows_text() == SPRINT_ROWS, "Escape puts the row back")
+
     # Rejected: the policy edited (real keys) to retarget: cancel.
     editor = driver.find_element(By.ID, "policy")
     editor.click()
@@ -238,6 +357,78 @@ try:
     check(len(shown) == 1 and shown[0][0] == line and want[0]["message"] in shown[0][1],
           f"the diagnostic is at line {line} with lint's message: {shown}")
     os.unlink(cancel_file)
+
+    # Picking up a row or a section while the policy has errors says so and decides nothing.
+    decisions = ("allowed", "retargeted", "rejected", "denied", "invalid")
+    for label, css in (("a row", '.row[data-section="1"][data-row="0"]'), ("a section", '[data-section-head="2"]')):
+        js("document.getElementById('live').dataset.last = ''; arguments[0].focus()", driver.find_element(By.CSS_SELECTOR, css))
+        ActionChains(driver).send_keys(Keys.SPACE).perform()
+        check(eventually(lambda: announced() != ""), f"picking up {label} with a broken policy is answered")
+        said, word = announced(), js("var w = document.getElementById('decision-word'); return w ? w.textContent : null")
+        check("policy has errors" in said and "does not let it move" not in said and word not in decisions
+              and eventually(lambda: js("return !document.querySelector('.dragging, .dragging-section')")),
+              f"picking up {label} with a broken policy says the policy has errors: {said!r}, decision shown: {word!r}")
+
+    # Tab in the editor indents; Escape then Tab leaves it (the usual way out for keyboard users).
+    editor.click()
+    before = editor_text()
+    ActionChains(driver).send_keys(Keys.TAB).perform()
+    check(len(editor_text()) == len(before) + 2 and js("return document.activeElement.id") == "policy", "Tab in the editor inserts two spaces")
+    before = editor_text()
+    ActionChains(driver).send_keys(Keys.ESCAPE).send_keys(Keys.TAB).perform()
+    check(editor_text() == before and js("return document.activeElement.matches('#board [tabindex]')"),
+          "Escape then Tab leaves the editor for the table: " + js("return document.activeElement.outerHTML.slice(0, 60)"))
+
+    # A long policy with a long line, scrolled to its end: the gutter and the highlight layer stay
+    # on the text's lines (the textarea's scrollbars are accounted for).
+    Select(driver.find_element(By.ID, "policy-example")).select_by_value("")  # so that choosing board again is a change
+    Select(driver.find_element(By.ID, "policy-example")).select_by_value("board")
+    wait.until(lambda d: rows_text() and rows_text()[1][:1] == ["Signup"])
+    long_text = open(BOARD).read() + "".join(f"# filler {k}\n" for k in range(80)) + "# " + "long " * 120
+    js("var t = document.getElementById('policy'); t.value = arguments[0]; t.dispatchEvent(new Event('input'));"
+       " t.scrollTop = t.scrollHeight; t.scrollLeft = t.scrollWidth;", long_text)
+    time.sleep(0.3)  # the scroll events
+    at = js("""var t = document.getElementById('policy'), n = t.value.split('\\n').length, r = t.getBoundingClientRect();
+      return { text: r.top + t.clientTop + (n - 1) * 20 - t.scrollTop, scrolled: t.scrollTop, left: t.scrollLeft,
+               gutter: document.querySelector('#gutter div[data-line="' + n + '"]').getBoundingClientRect().top,
+               layer: document.querySelector('#layer div[data-line="' + n + '"]').getBoundingClientRect().top,
+               layerLeft: document.getElementById('layer').scrollLeft }""")
+    check(at["scrolled"] > 0 and at["left"] > 0 and abs(at["gutter"] - at["text"]) <= 1 and abs(at["layer"] - at["text"]) <= 1
+          and abs(at["layerLeft"] - at["left"]) <= 1, f"scrolled to the end of a long policy, the last line's number and highlight sit on its text: {at}")
+
+    # Hostile ids: a 200-character id wraps inside its row, whitespace shows, bidi controls are
+    # isolated, and markup in an id is text.
+    Select(driver.find_element(By.ID, "policy-example")).select_by_value("")  # so that choosing board again is a change
+    Select(driver.find_element(By.ID, "policy-example")).select_by_value("board")
+    wait.until(lambda d: rows_text() and rows_text()[1][:1] == ["Signup"])
+    hostile = {"sections": [{"id": "Wide", "rows": ["W" * 200, "a\tb", "a b", "a  b", "a b "]},
+                            {"id": "\u202eReversed", "rows": ["\u202eabc", '<img src=x onerror="window.pwned=1">']},
+                            {"id": '<img src=y onerror="window.pwned=2">', "rows": ["<script>window.pwned=3</script>"]}]}
+    js("window.pwned = undefined; var t = document.getElementById('table-json'); t.value = arguments[0]; t.dispatchEvent(new Event('input'));",
+       json.dumps(hostile))
+    wait.until(lambda d: rows_text() and rows_text()[0][:1] == ["W" * 200])
+    js("window.scrollTo(0, 0)")
+    wide = js("""var d = document.documentElement, r = document.querySelector('.row[data-section="0"][data-row="0"]'), s = r.closest('.section');
+      return { page: d.scrollWidth, viewport: d.clientWidth, id: (r.querySelector('.id') || r.firstElementChild).getBoundingClientRect().right,
+               row: r.getBoundingClientRect().right, section: s.getBoundingClientRect().right }""")
+    check(wide["page"] <= wide["viewport"] and wide["id"] <= wide["row"] and wide["row"] <= wide["section"],
+          f"a 200-character id stays inside its row and section, and the page does not scroll sideways: {wide}")
+    shown = js("""return [1, 2, 3, 4].map(function (k) { var r = document.querySelector('.row[data-section="0"][data-row="' + k + '"]'),
+      e = r.querySelector('.id') || r.firstElementChild; return [e.innerText, Math.round(e.getBoundingClientRect().width)]; })""")
+    check(len({t for t, _ in shown}) == 4 and len({w for _, w in shown}) == 4, f"ids that differ in whitespace look different: {shown}")
+    isolation = js("""return [document.querySelector('.row[data-section="1"][data-row="0"]'), document.querySelector('[data-section-head="1"]')].map(
+      function (r) { var e = Array.from(r.querySelectorAll('*')).find(function (e) { return e.textContent.indexOf('\u202e') >= 0; });
+      return e ? getComputedStyle(e).unicodeBidi : null; })""")
+    check(all(i in ("isolate", "isolate-override", "plaintext") for i in isolation), f"an id with U+202E is isolated: {isolation}")
+    js("arguments[0].focus()", row(0, 1))
+    ActionChains(driver).send_keys(Keys.SPACE).perform()
+    wait.until(lambda d: js("return !!document.querySelector('.slot.hover')") and "Picked up" in announced())
+    ActionChains(driver).send_keys(Keys.ARROW_RIGHT).send_keys(Keys.ARROW_RIGHT).send_keys(Keys.ENTER).perform()
+    decision_shown()
+    check(js("return window.pwned === undefined && !document.querySelector('#board img, #board script, #decision img, #decision script')")
+          and js("var r = Array.from(document.querySelectorAll('.row')).find(r => r.dataset.id === arguments[0]);"
+                 " return (r.querySelector('.id') || r.firstElementChild).textContent", hostile["sections"][1]["rows"][1])
+          == hostile["sections"][1]["rows"][1], "markup in an id is shown as text and never runs")
 
     # The example pages: each list has a header (<h2>) and a footer ("+ Add card") that are not
     # rows. Each drop is checked against explain: the row that moved (the move the client
