@@ -14,17 +14,25 @@ struct LintReorderPolicies: CommandPlugin {
         process.executableURL = tool.url
         process.arguments = ["lint"] + (arguments.isEmpty ? ["."] : arguments)
         process.currentDirectoryURL = directory
+        // The findings are read here and written before the plugin fails, so that SwiftPM's
+        // "error: … found errors" line comes after them, not above them (issue 63).
+        let output = Pipe()
+        process.standardOutput = output
         try process.run()
+        let findings = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        FileHandle.standardOutput.write(findings)
+        let failure: String
         switch process.terminationStatus {
         case 0: return
-        case 1: throw PluginFailure("reorder-policy lint found errors")
-        default: throw PluginFailure("reorder-policy lint could not check every path (exit status \(process.terminationStatus))")
+        case 1: failure = "reorder-policy lint found errors"
+        default: failure = "reorder-policy lint could not check every path (exit status \(process.terminationStatus))"
         }
+        // SwiftPM shows a plugin's output when the plugin ends, but an error it throws at once:
+        // thrown, "error: … found errors" came above the findings. Said last, and the plugin
+        // ends with the failing status instead.
+        FileHandle.standardOutput.write(Data("error: \(failure)\n".utf8))
+        exit(process.terminationStatus)
     }
 }
 
-struct PluginFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -25,6 +25,11 @@ import Testing
         #expect(broken.0 != 0, "\(broken.1)")
         #expect(broken.1.contains("error["), "\(broken.1)")
         #expect(broken.1.contains("reorder-policy lint found errors"), "\(broken.1)")
+        // Said after the findings, not above them (issue 63): SwiftPM shows a plugin's output
+        // when it ends, so the plugin writes the verdict last instead of throwing it.
+        if let verdict = broken.1.range(of: "reorder-policy lint found errors"), let finding = broken.1.range(of: "error[") {
+            #expect(finding.lowerBound < verdict.lowerBound, "\(broken.1)")
+        }
     }
 }
 
