@@ -485,7 +485,9 @@ public struct PolicyAnalyzer {
             for pair in pairs {
                 let open = Set([pair.first, pair.second]).subtracting(named)
                 guard !open.isEmpty else { continue }
-                let (example, broken) = anchorEvidence(pair, compiled, rowConstant: exact.rowConstant, breaking: open)
+                // SPEC §10.1: only where the pair changes a decision, shown by a move that the
+                // pair refuses and no other rule does (none under keep-in-section: all).
+                guard let (example, broken) = anchorEvidence(pair, compiled, rowConstant: exact.rowConstant, open: open) else { continue }
                 guard let at = broken.intersection(open).max() else { continue }
                 let other = at == pair.second ? pair.first : pair.second
                 named.formUnion(broken)
@@ -515,68 +517,71 @@ public struct PolicyAnalyzer {
             .compactMap { AnalysisProofs.subsumes(rules[$0], rules[index], oIsEarlier: $0 < index) }.first
     }
 
-    /// The evidence for a row held at both ends: on the search's table, or on it with one more
-    /// section (a plain row, none, a long plain one, or the section again, first or last) or
-    /// one more plain row in its section, where a row is still held at both ends, the row move
-    /// that breaks one of the `wanted` rules, the most of the two, and the fewest others (then
-    /// the fewest sections and rows, then the first move). Without such a move, picking the
-    /// row itself up, which both refuse. Returns the move and which of the two it breaks.
-    /// The largest row constant for which the anchor evidence tries the enlarged tables.
+    /// The evidence that a pair holding a row at both ends changes a decision (SPEC §10.1): on
+    /// the search's table, or on it with one more section (a plain row, none, a long plain one,
+    /// or the section again, first or last) where a row is still held at both ends, a row entering that
+    /// section (or leaving it) whose every slot there the pair refuses and no other rule does,
+    /// while each rule of the pair alone would leave a slot open. Nil when there is none on
+    /// these tables: then nothing is reported (under `keep-in-section: all` no row may enter or
+    /// leave a section anyway). Returns the move, to the first slot that breaks the latest of
+    /// the `open` rules its slots break (where the finding stands), and the rules of the pair
+    /// that its slots break.
+    /// The largest table (in rows, times 4) on which the anchor evidence is looked for.
     static let evidenceRowLimit = 64
 
-    private func anchorEvidence(_ pair: ExactAnalysis.DoublyHeld, _ compiled: CompiledPolicy, rowConstant: Int, breaking wanted: Set<Int>) -> (Example, broken: Set<Int>) {
+    private func anchorEvidence(_ pair: ExactAnalysis.DoublyHeld, _ compiled: CompiledPolicy, rowConstant: Int, open: Set<Int>) -> (Example, broken: Set<Int>)? {
         let plainRow = Row(id: enumerator.plainID)
         let plain = Section(rows: [plainRow]), empty = Section(rows: [])
-        // Long enough that its middle row is at no place a selector names.
-        let roomy = Section(rows: Array(repeating: plainRow, count: 2 * rowConstant + 1))
+        // Long enough that its middle row is at no place a selector names (so it can move).
+        let roomy = Section(rows: Array(repeating: plainRow, count: 2 * min(rowConstant, Self.evidenceRowLimit) + 1))
         let s = pair.row.section
         var candidates: [Table] = [pair.table]
-        // Every move of every candidate is tried: with a large position constant (a roomy
-        // section of 160,001 rows) only the found table, and the fallback below.
-        for extra in [plain, empty, pair.table.sections[s], roomy] where rowConstant <= Self.evidenceRowLimit {
+        for extra in [plain, empty, roomy, pair.table.sections[s]] {
             var before = pair.table, after = pair.table
             before.sections.insert(extra, at: 0)
             after.sections.append(extra)
             candidates += [before, after]
         }
-        for end in [false, true] where rowConstant <= Self.evidenceRowLimit {
-            var longer = pair.table
-            longer.sections[s].rows.insert(plainRow, at: end ? longer.sections[s].rows.count : 0)
-            candidates.append(longer)
-        }
         let both: Set<Int> = [pair.first, pair.second]
         let a = AnalysedRule(policy: 0, index: pair.first, meaning: policy.rules[pair.first].kind.meaning)
         let b = AnalysedRule(policy: 0, index: pair.second, meaning: policy.rules[pair.second].kind.meaning)
-        var best: (score: [Int], example: Example, broken: Set<Int>)? = nil
+        func without(_ r: Int) -> CompiledPolicy? {
+            var p = policy
+            p.rules.remove(at: r)
+            return try? CompiledPolicy(p)
+        }
+        guard let withoutFirst = without(pair.first), let withoutSecond = without(pair.second) else { return nil }
         for table in candidates where table.sections.reduce(0, { $0 + $1.rows.count }) <= 4 * Self.evidenceRowLimit {
             let bound = compiled.bind(table)
-            // The row held at both ends may have moved with the added row or section.
-            let held = bound.rowsHeld(byRule: pair.first).map(\.position)
-            guard held.contains(where: { MoveSearch.heldAtBothEnds($0, a, b, bound) }) else { continue }
-            let size = table.sections.reduce(0) { $0 + $1.rows.count }
-            for (s, section) in table.sections.enumerated() {
-                for i in section.rows.indices where bound.canMove(Position(section: s, row: i)) {
-                    let from = Position(section: s, row: i)
-                    for (t, other) in table.sections.enumerated() {
-                        for j in 0..<(t == s ? other.rows.count : other.rows.count + 1) where !(t == s && j == i) {
-                            let to = Position(section: t, row: j)
-                            let broken = Set(bound.brokenRules(from: from, to: to))
-                            let ours = broken.intersection(both)
-                            guard !ours.isDisjoint(with: wanted) else { continue }
-                            let score = [2 - ours.count, broken.count - ours.count, table.sections.count, size]
-                            if best.map({ score.lexicographicallyPrecedes($0.score) }) ?? true {
-                                best = (score, Example(table: table, move: .row(from: from, to: to)), ours)
+            // The row held at both ends may have moved with the added section.
+            let held = bound.rowsHeld(byRule: pair.first).map(\.position).filter { MoveSearch.heldAtBothEnds($0, a, b, bound) }
+            let onlyFirst = withoutSecond.bind(table), onlySecond = withoutFirst.bind(table)
+            for h in Set(held.map(\.section)).sorted() {
+                // A row entering h, or leaving it for section t: every slot refused, by the pair
+                // and no other rule, while each rule of the pair alone leaves a slot open.
+                for (s, source) in table.sections.enumerated() {
+                    for i in source.rows.indices where bound.canMove(Position(section: s, row: i)) {
+                        let from = Position(section: s, row: i)
+                        for t in table.sections.indices where (s == h) != (t == h) {
+                            let slots = (0...table.sections[t].rows.count).map { Position(section: t, row: $0) }
+                            var closed = true, broken = Set<Int>(), bySlot: [Set<Int>] = []
+                            for to in slots {
+                                let rules = Set(bound.brokenRules(from: from, to: to))
+                                if rules.isEmpty || !rules.isSubset(of: both) { closed = false; break }
+                                broken.formUnion(rules)
+                                bySlot.append(rules)
                             }
+                            guard closed, slots.contains(where: { onlyFirst.isValid(from: from, to: $0) }),
+                                  slots.contains(where: { onlySecond.isValid(from: from, to: $0) }),
+                                  let at = broken.intersection(open).max(), let slot = bySlot.firstIndex(where: { $0.contains(at) }) else { continue }
+                            // The move to the first slot that breaks the rule the finding stands at.
+                            return (Example(table: table, move: .row(from: from, to: slots[slot])), broken)
                         }
                     }
                 }
             }
         }
-        if let best { return (best.example, best.broken) }
-        // Picking the held row up, into a section of its own: both rules refuse it (SPEC §2.2).
-        var table = pair.table
-        table.sections.append(empty)
-        return (Example(table: table, move: .row(from: pair.row, to: Position(section: table.sections.count - 1, row: 0))), both)
+        return nil
     }
 
     /// A move of a row that can be picked up, into or out of its section, that only `rules` refuse.
