@@ -79,6 +79,7 @@ public struct Diagnostic: Sendable, Hashable {
     public static func == (a: Diagnostic, b: Diagnostic) -> Bool {
         a.severity == b.severity && a.code == b.code && a.message == b.message && a.file == b.file
             && a.span == b.span && a.help == b.help && a.notes == b.notes && a.counterexample?.json == b.counterexample?.json
+            && a.claim?.json == b.claim?.json
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -107,6 +108,9 @@ public struct Diagnostic: Sendable, Hashable {
     /// by each output format: as lines under the notes, as JSON (`counterexample`) and in
     /// SARIF (a result property).
     public var counterexample: (any DiagnosticEvidence)?
+    /// What an analysis finding states, as data (SPEC §10.1: `claim`), written into JSON and
+    /// into SARIF's result properties so that no consumer parses the message.
+    public var claim: (any DiagnosticEvidence)?
 
     /// Creates a diagnostic.
     public init(

@@ -144,6 +144,53 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         AnalysisCase(.neverSelects, fires: true, "  - »keep-in-section: { kind: card, section: { tag: [] } }\n"),
     ]
 
+    /// SPEC §10.1: every finding's claim as data says what its words say. The claim is derived
+    /// here from the text alone (the code, the message's quoted rule ids, the words "lets no row
+    /// in", a frozen finding's "in the sections 'x' names" and "loosen 'y'") and compared with
+    /// the `claim` the finding carries, on every case above that fires and on frozen rows.
+    @Test func claimsSayWhatTheWordsSay() throws {
+        let frozen = [
+            "  - keep-order: all\n  - keep-in-section: { section: Done }\n  - lock: { index: 3 }\n",
+            "  - keep-order: all\n  - keep-in-section: all\n",
+            "  - pin: { index: [0, 2], section: Done }\n  - keep-in-section: all\n",
+        ]
+        var compared = 0
+        for source in Self.cases.filter(\.fires).map(\.source.text) + frozen.map({ "reorder-policy: 1\nname: t\nrules:\n" + $0 }) {
+            let document = PolicyLoader.load(text: source, path: "a.yaml")
+            for d in PolicyAnalyzer.analyze(document) where d.code != .analysisBudget {
+                let claim = try #require(d.claim as? AnalysisClaim, "\(d.code) has no claim: \(d.message)")
+                let words = d.message + " " + (d.help ?? "")
+                // The property, from the code and the words.
+                let property: AnalysisClaim.Property = switch d.code {
+                case .neverSelects: d.message.contains("lets no row in") ? .admitsNothing : .selectsNothing
+                case .deadRule, .closedSection: .dead
+                case .stuckRow: .frozen
+                case .capacityConflict: .contradictory
+                case .conflictingAnchors: .conflictingAnchors
+                default: .lockDisplaced
+                }
+                #expect(claim.property == property, "\(claim.json) for \(d.message)")
+                #expect(claim.property.everyTable == (d.counterexample == nil || d.code == .stuckRow || d.code == .deadRule || d.code == .neverSelects || d.code == .closedSection),
+                        "\(claim.json) for \(d.message)")
+                // The rules: the ids the message quotes (a frozen finding names its cause in its
+                // help, "loosen 'x'", and its sections' rule in its message).
+                let quoted = Set(d.message.split(separator: "'", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) })
+                if d.code == .stuckRow {
+                    let cause = try #require(d.help?.components(separatedBy: "loosen '").dropFirst().first?.split(separator: "'").first.map(String.init))
+                    #expect(claim.rules == [cause], "\(claim.json) for \(words)")
+                    let sections = d.message.hasPrefix("in every section") ? nil : quoted.first
+                    #expect(claim.frozen?.sections == sections, "\(claim.json) for \(d.message)")
+                    let f = try #require(claim.frozen)
+                    #expect(!(f.fromStart.isEmpty && f.fromEnd.isEmpty && f.middle == nil) && f.minRows >= 1, "\(claim.json)")
+                } else {
+                    #expect(Set(claim.rules) == quoted, "\(claim.json) for \(d.message)")
+                }
+                compared += 1
+            }
+        }
+        #expect(compared > 40, "\(compared) findings compared")
+    }
+
     @Test(arguments: cases)
     func analysisWarning(_ c: AnalysisCase) throws {
         let document = PolicyLoader.load(text: c.source.text, path: "a.yaml")

@@ -381,10 +381,19 @@ public struct PolicyAnalyzer {
     ) -> [Diagnostic] {
         var out: [Diagnostic] = []
         let rules = policy.rules
-        func warn(_ code: DiagnosticCode, _ message: String, _ meta: RuleMetadata, help: String?, example: Example? = nil, notes: [String] = [], about: [String] = []) {
+        // Every finding carries its claim as data (SPEC §10.1): the property its code states
+        // (or `property`), about the rule it stands at and `about`.
+        func warn(_ code: DiagnosticCode, property: AnalysisClaim.Property? = nil, _ message: String, _ meta: RuleMetadata, help: String?, example: Example? = nil,
+                  notes: [String] = [], about: [String] = [], frozen: AnalysisClaim.Frozen? = nil) {
             let shown = example.flatMap { evidence($0, compiled, about: [meta.id] + about) }
-            out.append(Diagnostic(.warning, code: code, message: message, file: source.path, span: span(meta),
-                                  help: help, notes: notes, counterexample: shown))
+            var finding = Diagnostic(.warning, code: code, message: message, file: source.path, span: span(meta),
+                                     help: help, notes: notes, counterexample: shown)
+            if let property = property ?? Self.claimedProperty(code) {
+                var ids: [String] = []
+                for id in [meta.id] + about where !ids.contains(id) { ids.append(id) }
+                finding.claim = AnalysisClaim(property, rules: ids, frozen: frozen)
+            }
+            out.append(finding)
         }
         let exactEmpty = Dictionary(exact.selectsNothing.map { ($0.rule, $0.what) }, uniquingKeysWith: { a, _ in a })
         for (index, rule) in rules.enumerated() {
@@ -410,7 +419,7 @@ public struct PolicyAnalyzer {
                 continue
             }
             if exact.admitsNothing.contains(index) {
-                warn(.neverSelects, "accept '\(meta.id)' lets no row in: on every table, every move from another section into the sections it guards is refused by this or another rule", meta,
+                warn(.neverSelects, property: .admitsNothing, "accept '\(meta.id)' lets no row in: on every table, every move from another section into the sections it guards is refused by this or another rule", meta,
                      help: "to take rows only from some sections, name those in 'from'; to close the sections on purpose, write 'from: []'")
                 continue
             }
@@ -422,7 +431,8 @@ public struct PolicyAnalyzer {
                 // The cause is an accept that closes the sections on purpose ('from' selects
                 // none): said once, at the accept.
                 warn(.closedSection, "the sections '\(rules[accept].metadata.id)' guards accept no row from any other section, so the max of capacity '\(meta.id)' never matters", rules[accept].metadata,
-                     help: "if the section should take rows, widen 'from' or 'rows'; if not, drop the capacity", example: facts[accept].refusedEntry)
+                     help: "if the section should take rows, widen 'from' or 'rows'; if not, drop the capacity", example: facts[accept].refusedEntry,
+                     about: [meta.id])
             } else if exact.dead.contains(index) {
                 warn(.deadRule, "rule '\(meta.id)' never changes whether or where a row can move: on every table, whatever it refuses or holds, other rules refuse or hold too", meta,
                      help: "remove it, or change it so that it does what it should")
@@ -438,7 +448,7 @@ public struct PolicyAnalyzer {
             let later = rules[Swift.max(pair.max, pair.min)].metadata
             let a = rules[pair.max].metadata.id, b = rules[pair.min].metadata.id
             warn(.capacityConflict, "capacity '\(b)' needs at least \(min) rows where capacity '\(a)' allows at most \(max), and some section is selected by both: no such section can satisfy both", later,
-                 help: "lower the min of '\(b)', raise the max of '\(a)', or make their sections disjoint")
+                 help: "lower the min of '\(b)', raise the max of '\(a)', or make their sections disjoint", about: [a, b])
         }
         for (index, rule) in policy.sectionRules.enumerated() {
             // Decided exactly (ExactAnalysis); the text proofs stand in when it could not answer.
@@ -472,7 +482,8 @@ public struct PolicyAnalyzer {
             let one = places.count == 1 && !f.middle && f.index == f.last
             warn(.stuckRow, "\(sections), \(Self.frozenPlaceWords(places)) can never move: no rule holds \(one ? "it" : "them"), yet on every table every move of \(one ? "it" : "one") is refused", meta,
                  help: "if \(one ? "the row is" : "these rows are") meant to stay, pin \(one ? "it" : "them") too; otherwise loosen '\(meta.id)' (without it \(one ? "the row" : "they") could move)",
-                 example: Example(table: f.witness.table, move: .row(from: f.witness.from, to: f.witness.to)))
+                 example: Example(table: f.witness.table, move: .row(from: f.witness.from, to: f.witness.to)),
+                 frozen: Self.frozenClaim(places, sections: f.sectionRule.map { rules[$0].metadata.id }))
         }
         let anchorHelp = "a row held at both its index and its distance from the end keeps its whole section's size fixed: no row can enter or leave; pin it with one anchor"
         if let pairs = exact.doublyHeld {
@@ -528,6 +539,37 @@ public struct PolicyAnalyzer {
     /// that its slots break.
     /// The largest table (in rows, times 4) on which the anchor evidence is looked for.
     static let evidenceRowLimit = 64
+
+    /// The property a finding of this code states (SPEC §10.1), for its `claim`; nil for codes
+    /// that state none (`analysis-budget` says what was not decided).
+    static func claimedProperty(_ code: DiagnosticCode) -> AnalysisClaim.Property? {
+        switch code {
+        case .neverSelects: .selectsNothing
+        case .deadRule, .closedSection: .dead
+        case .stuckRow: .frozen
+        case .capacityConflict: .contradictory
+        case .conflictingAnchors: .conflictingAnchors
+        case .lockDisplaced: .lockDisplaced
+        default: nil
+        }
+    }
+
+    /// The places of a frozen finding as a claim: indices from the start and from the end
+    /// (ranges written out), and the middle. Every place is frozen on every table where it
+    /// exists, so the claim holds from sections of 1 row.
+    static func frozenClaim(_ places: [ExactAnalysis.Frozen], sections: String?) -> AnalysisClaim.Frozen {
+        var fromStart = Set<Int>(), fromEnd = Set<Int>(), middle: Int? = nil
+        for p in places {
+            if p.middle {
+                middle = Swift.min(middle ?? p.index, p.index)
+            } else if p.fromEnd {
+                fromEnd.formUnion(p.index...Swift.max(p.index, p.last))
+            } else {
+                fromStart.formUnion(p.index...Swift.max(p.index, p.last))
+            }
+        }
+        return AnalysisClaim.Frozen(sections: sections, fromStart: fromStart.sorted(), fromEnd: fromEnd.sorted(), middle: middle, minRows: 1)
+    }
 
     private func anchorEvidence(_ pair: ExactAnalysis.DoublyHeld, _ compiled: CompiledPolicy, rowConstant: Int, open: Set<Int>) -> (Example, broken: Set<Int>)? {
         let plainRow = Row(id: enumerator.plainID)

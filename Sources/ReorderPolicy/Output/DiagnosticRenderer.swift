@@ -50,6 +50,10 @@ public enum DiagnosticRenderer {
             w.key("counterexample")
             w.bytes(counterexample.json)
         }
+        if let claim = d.claim {
+            w.key("claim")
+            w.bytes(claim.json)
+        }
         w.raw(" }")
     }
 

@@ -170,6 +170,20 @@ public enum OutputSchemas {
             "decision": { "enum": ["allowed", "retargeted", "rejected", "denied"] },
             "rules": { "type": "array", "items": { "type": "string" } }
           }
+        },
+        "claim": {
+          "description": "what an analysis finding states (SPEC §10.1): the property, whether it speaks of every table, the ids of the rules it is about; a frozen claim adds its sections, places and minimum section size",
+          "type": "object", "additionalProperties": false, "required": ["property", "every-table", "rules"],
+          "properties": {
+            "property": { "enum": ["selects-nothing", "dead", "admits-nothing", "frozen", "contradictory", "conflicting-anchors", "lock-displaced"] },
+            "every-table": { "type": "boolean" },
+            "rules": { "type": "array", "items": { "type": "string" } },
+            "sections": { "type": ["string", "null"] },
+            "from-start": { "type": "array", "items": { "type": "integer", "minimum": 0 } },
+            "from-end": { "type": "array", "items": { "type": "integer", "minimum": 0 } },
+            "middle": { "type": ["integer", "null"], "minimum": 0 },
+            "min-rows": { "type": "integer", "minimum": 1 }
+          }
         }
       }
     },

@@ -68,10 +68,18 @@ public struct LintSARIFFormat: ReportFormat {
                 w.string(justification)
                 w.raw(" } ]")
             }
-            if let counterexample = d.counterexample {
-                // A property bag (SARIF §3.8): the table, move and decision that show the finding.
-                w.raw(", \"properties\": { \"counterexample\": ")
-                w.bytes(counterexample.json)
+            if d.counterexample != nil || d.claim != nil {
+                // A property bag (SARIF §3.8): the table, move and decision that show the
+                // finding, and what it claims (SPEC §10.1).
+                w.raw(", \"properties\": { ")
+                if let counterexample = d.counterexample {
+                    w.raw("\"counterexample\": ")
+                    w.bytes(counterexample.json)
+                }
+                if let claim = d.claim {
+                    w.raw(d.counterexample == nil ? "\"claim\": " : ", \"claim\": ")
+                    w.bytes(claim.json)
+                }
                 w.raw(" }")
             }
             w.raw(" }")
