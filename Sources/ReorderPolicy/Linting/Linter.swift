@@ -41,7 +41,7 @@ public enum Linter {
     /// With `onlyPolicies`, files named in `paths` are treated as a walk treats them: one
     /// without a top-level `reorder-policy` key is skipped (for pre-commit, which passes every
     /// staged YAML file). With `testTables`, a test's table file that `test` could not load is
-    /// an error of its policy (``testTableErrors(_:)``).
+    /// an error of its policy (`testTableErrors(_:)`).
     public static func lint(
         _ paths: [String], strict: Bool = false, config: ProjectConfig? = nil, onlyPolicies: Bool = false,
         analysis: ((PolicyDocument) -> [Diagnostic])? = nil, testTables: Bool = true
