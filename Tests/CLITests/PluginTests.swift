@@ -39,6 +39,8 @@ import Testing
 /// written to a scratch folder and resolved; its Package.resolved must list no NIO, no
 /// Hummingbird and no swift-crypto.
 @Suite struct EmbeddingTests {
+    /// Hang guard: two resolutions take about 15 s (the second pins the web stack); the limit
+    /// is 5 minutes, 20 times that.
     @Test(.timeLimit(.minutes(5))) func anEmbeddingPackageResolvesNoServerStack() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reorder-policy-embedder-\(getpid())")
         try? FileManager.default.removeItem(at: dir)

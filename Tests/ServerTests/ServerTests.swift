@@ -1,5 +1,6 @@
 #if Server  // the server is built with the `Server` trait only (Package.swift)
 import Crypto
+import ReorderServer
 import Foundation
 import Testing
 
@@ -305,6 +306,19 @@ struct ServerTests {
         #expect(server.stop() == 0)
     }
 
+    /// How long a test waits for a reload: a hang guard. An edit is picked up at the next look
+    /// at the files (every `reloadInterval`, 500 ms) plus a reload (milliseconds): the need is
+    /// at most about 0.6 s, and 10 s is over 15 times that. The SPEC's "within 2 seconds" is
+    /// checked as the interval it follows from (`theReloadIntervalKeepsTheTwoSecondPromise`),
+    /// not by the clock of a loaded machine (issue #59).
+    static let reloadWait = 10.0
+
+    @Test("a policy edit is picked up within 2 s: the files are looked at every 500 ms, well inside it")
+    func theReloadIntervalKeepsTheTwoSecondPromise() {
+        let interval = ServerConfiguration(policies: []).reloadInterval
+        #expect(interval <= .milliseconds(500), "SPEC §9: a change is picked up within 2 seconds; the files are looked at every \(interval)")
+    }
+
     @Test("good edits are served within 2 s; a broken edit keeps the old version and shows in /health until fixed")
     func hotReload() throws {
         let dir = try Build.scratchDirectory()
@@ -325,12 +339,12 @@ struct ServerTests {
 
         // A good edit: a new description changes the hash.
         try (source + "\n# edited\n").write(to: file, atomically: true, encoding: .utf8)
-        #expect(try eventually(within: 2.5) { try hash("status-list") != first })
+        #expect(try eventually(within: Self.reloadWait) { try hash("status-list") != first })
         let second = try hash("status-list")
 
         // A broken edit: still served as before, health degraded with located errors.
         try source.replacingOccurrences(of: "rules:", with: "rulez:").write(to: file, atomically: true, encoding: .utf8)
-        #expect(try eventually(within: 2.5) { try server.get("/health").json?["status"] as? String == "degraded" })
+        #expect(try eventually(within: Self.reloadWait) { try server.get("/health").json?["status"] as? String == "degraded" })
         let health = try server.get("/health").json
         let errors = health?["errors"] as? [[String: Any]] ?? []
         #expect(errors.contains { $0["code"] as? String == "unknown-key" && ($0["file"] as? String)?.hasSuffix("status.yaml") == true && ($0["line"] as? Int ?? 0) > 0 })
@@ -340,17 +354,17 @@ struct ServerTests {
 
         // Fixed: healthy again. A new file is served, a removed one is gone.
         try source.write(to: file, atomically: true, encoding: .utf8)
-        #expect(try eventually(within: 2.5) { try server.get("/health").json?["status"] as? String == "ok" })
+        #expect(try eventually(within: Self.reloadWait) { try server.get("/health").json?["status"] as? String == "ok" })
         let other = source.replacingOccurrences(of: "name: status-list", with: "name: second-list")
         try other.write(to: dir.appendingPathComponent("second.yml"), atomically: true, encoding: .utf8)
-        #expect(try eventually(within: 2.5) { try hash("second-list") != nil })
+        #expect(try eventually(within: Self.reloadWait) { try hash("second-list") != nil })
         try FileManager.default.removeItem(at: file)
-        #expect(try eventually(within: 2.5) { try hash("status-list") == nil })
+        #expect(try eventually(within: Self.reloadWait) { try hash("status-list") == nil })
         #expect(try server.post("/v1/policies/status-list/check", json: #"{"table": \#(table), "moves": []}"#).errorCode == "unknown-policy")
 
         // A second file that takes a served name is an error, and the first keeps the name.
         try other.write(to: dir.appendingPathComponent("third.yaml"), atomically: true, encoding: .utf8)
-        #expect(try eventually(within: 2.5) {
+        #expect(try eventually(within: Self.reloadWait) {
             let errors = try server.get("/health").json?["errors"] as? [[String: Any]] ?? []
             return errors.contains { $0["code"] as? String == "duplicate-policy-name" }
         })
@@ -378,7 +392,7 @@ struct ServerTests {
         #expect(before.contains("retargeted"))
 
         try "reorder-policy: 1\nname: status-list\nrules: []\n".write(to: dir.appendingPathComponent(newcomer), atomically: true, encoding: .utf8)
-        #expect(try eventually(within: 2.5) { try server.get("/health").json?["status"] as? String == "degraded" })
+        #expect(try eventually(within: Self.reloadWait) { try server.get("/health").json?["status"] as? String == "degraded" })
         // Several more polls: the name must stay with the file that had it.
         usleep(1_600_000)
         let health = try server.get("/health").json
@@ -574,7 +588,7 @@ struct ServerTests {
         let metrics = try server.get("/metrics").text
         #expect(metrics.contains("reorder_tables_stored 2") && metrics.contains("reorder_tables_evicted_total 2"), "\(metrics)")
         try "reorder-policy: 1\nname: status-list\nrules: []\n".write(to: file, atomically: true, encoding: .utf8)
-        #expect(try eventually(within: 2.5) { try decision() == "allowed" })
+        #expect(try eventually(within: Self.reloadWait) { try decision() == "allowed" })
         #expect(server.stop() == 0)
     }
 
