@@ -478,7 +478,16 @@ public struct PolicyAnalyzer {
         for (_, places) in groups {
             let f = places[0]
             let meta = rules[f.rule].metadata
-            let sections = f.sectionRule.map { "in the sections '\(rules[$0].metadata.id)' names" } ?? "in every section"
+            // The sections as the policy writes them (issue #55, "Words"): `in sections Done`,
+            // `in the sections { tag: closed }`; a rule's id only when no selector is known.
+            let sections: String
+            if let selector = f.section {
+                let words = selector.flowYAML
+                sections = words == "all" ? "in every section"
+                    : words.hasPrefix("[") && !words.contains("{") ? "in sections \(words.dropFirst().dropLast())" : "in the sections \(words)"
+            } else {
+                sections = f.sectionRule.map { "in the sections '\(rules[$0].metadata.id)' names" } ?? "in every section"
+            }
             let one = places.count == 1 && !f.middle && f.index == f.last
             warn(.stuckRow, "\(sections), \(Self.frozenPlaceWords(places)) can never move: no rule holds \(one ? "it" : "them"), yet on every table every move of \(one ? "it" : "one") is refused", meta,
                  help: "if \(one ? "the row is" : "these rows are") meant to stay, pin \(one ? "it" : "them") too; otherwise loosen '\(meta.id)' (without it \(one ? "the row" : "they") could move)",
@@ -686,6 +695,15 @@ extension PolicyAnalyzer {
             guard !merged.isEmpty else { return nil }
             let single = merged.count == 1 && merged[0].0 == merged[0].1 ? merged[0].0 : nil
             return (list(merged.map { $0.0 == $0.1 ? "\($0.0)" : "\($0.0)–\($0.1)" }), single)
+        }
+        // Places that cover every position say so (issue #55, SPEC §10.1 "Words"): every row
+        // at least k rows from both ends, and the first k and the last k rows.
+        if let middle = places.first(where: \.middle)?.index {
+            func covers(fromEnd: Bool) -> Bool {
+                let listed = places.filter { !$0.middle && $0.fromEnd == fromEnd }
+                return (0..<middle).allSatisfy { k in listed.contains { $0.index <= k && k <= Swift.max($0.index, $0.last) } }
+            }
+            if covers(fromEnd: false) && covers(fromEnd: true) { return "every row" }
         }
         var parts: [String] = []
         if let start = ranges(fromEnd: false) {
