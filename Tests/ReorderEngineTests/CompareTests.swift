@@ -177,3 +177,32 @@ extension String {
     /// Each line indented by two spaces (a rule list under `rules:`).
     var indented: String { split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") + "\n" }
 }
+
+/// compare's examples (issue #63): two sections of one id read as one ("Doing" twice), so a
+/// later section of an id gets a name of its own wherever both policies still decide the
+/// move as before; where the id matters to the change, it stays.
+@Suite struct DistinctSectionNameTests {
+    static func policy(_ rules: String) throws -> CompiledPolicy {
+        try PolicyLoader.load(text: "reorder-policy: 1\nname: p\nrules:\n" + rules).compile()
+    }
+
+    @Test func aSecondSectionOfAnIdIsRenamedWhereTheChangeAllows() throws {
+        let old = try Self.policy("  - capacity: { section: Doing, max: 1 }\n"), new = try Self.policy("  - capacity: { section: Doing, max: 2 }\n")
+        let finder = ChangeFinder(old: old, new: new, work: ExactAnalysis.defaultWork)
+        // The move is between the first two sections; the third, also "Doing", plays no part.
+        let table = Table(sections: [Section(id: "Doing", rows: [Row(id: "a")]), Section(rows: [Row(id: "b")]), Section(id: "Doing", rows: [])])
+        let move = Move.row(from: Position(section: 1, row: 0), to: Position(section: 0, row: 0))
+        let change = PolicyComparison.Change(table: table, move: move, old: try old.bind(table).decide(move), new: try new.bind(table).decide(move))
+        #expect(change.old.kind != change.new.kind)
+        let shown = finder.distinctSectionNames(change)
+        #expect(shown.table.sections.map(\.id) == ["Doing", nil, "Doing-2"])
+        #expect(shown.old.kind == change.old.kind && shown.new.kind == change.new.kind)
+        // Where the second section's id decides the move, the name stays: into the other Doing.
+        let into = Move.row(from: Position(section: 1, row: 0), to: Position(section: 2, row: 0))
+        var full = table
+        full.sections[2].rows = [Row(id: "c")]
+        let needed = PolicyComparison.Change(table: full, move: into, old: try old.bind(full).decide(into), new: try new.bind(full).decide(into))
+        #expect(needed.old.kind != needed.new.kind)
+        #expect(finder.distinctSectionNames(needed).table.sections.map(\.id) == ["Doing", nil, "Doing"])
+    }
+}

@@ -546,7 +546,33 @@ struct ChangeFinder {
         guard let a = try? policies[0].bind(table).decide(change.move), let b = try? policies[1].bind(table).decide(change.move),
               a.kind == change.old.kind, b.kind == change.new.kind, a.target == change.old.target, b.target == change.new.target
         else { return change }
-        return PolicyComparison.Change(table: table, move: change.move, old: a, new: b)
+        return distinctSectionNames(PolicyComparison.Change(table: table, move: change.move, old: a, new: b))
+    }
+
+    /// Two sections of the example with one id (allowed, but they read as one: two "Doing"
+    /// columns) get distinct names where the change allows (issue #63): each later section of
+    /// an id that an earlier one has is renamed `Doing-2`, ..., and kept renamed when both
+    /// policies still decide the move as before on that table.
+    func distinctSectionNames(_ change: PolicyComparison.Change) -> PolicyComparison.Change {
+        var current = change
+        var seen = Set<String>()
+        for u in change.table.sections.indices {
+            guard let id = current.table.sections[u].id else { continue }
+            if seen.insert(id).inserted { continue }
+            var k = 2, fresh = "\(id)-\(k)"
+            while seen.contains(fresh) || mentioned.contains(fresh) || current.table.sections.contains(where: { $0.id == fresh }) {
+                k += 1
+                fresh = "\(id)-\(k)"
+            }
+            var table = current.table
+            table.sections[u].id = fresh
+            guard let a = try? policies[0].bind(table).decide(current.move), let b = try? policies[1].bind(table).decide(current.move),
+                  a.kind == current.old.kind, b.kind == current.new.kind, a.target == current.old.target, b.target == current.new.target
+            else { continue }
+            seen.insert(fresh)
+            current = PolicyComparison.Change(table: table, move: current.move, old: a, new: b)
+        }
+        return current
     }
 }
 
