@@ -206,3 +206,21 @@ extension String {
         #expect(finder.distinctSectionNames(needed).table.sections.map(\.id) == ["Doing", nil, "Doing"])
     }
 }
+
+/// Issue #62: a bound read from an attribute beside a twin that counts the same rows or more
+/// on the same bound changes nothing, and compare says so (it ended "undecided", exit 2: the
+/// counts' order was known only for equal words).
+@Suite struct AttributeTwinCompareTests {
+    @Test func aTwinOnTheSameAttributeIsEquivalentToNone() throws {
+        let wide = "  - capacity: { section: all, max: { attribute: wip }, rows: { kind: card } }\n"
+        let with = try DistinctSectionNameTests.policy(wide + "  - capacity: { section: all, max: { attribute: wip }, rows: { kind: card, not: { tag: archived } } }\n")
+        let without = try DistinctSectionNameTests.policy(wide)
+        #expect(PolicyComparison(old: with, new: without).verdict == .equivalent)
+        let list = try DistinctSectionNameTests.policy("  - capacity: { section: all, max: { attribute: wip }, rows: [ { tag: card } ] }\n")
+        let plain = try DistinctSectionNameTests.policy("  - capacity: { section: all, max: { attribute: wip }, rows: { tag: card } }\n")
+        #expect(PolicyComparison(old: list, new: plain).verdict == .equivalent)
+        // And a narrower bound alone is not the wider one.
+        let narrow = try DistinctSectionNameTests.policy("  - capacity: { section: all, max: { attribute: wip }, rows: { kind: card, not: { tag: archived } } }\n")
+        #expect(PolicyComparison(old: without, new: narrow).verdict == .different)
+    }
+}

@@ -74,6 +74,18 @@ import ReorderEngine
             }
             // Plant capacity bounds that may conflict on the sections two selectors share.
             Self.plantCapacities(&policy, &gen, n, chance: 0.2)
+            // Plant twins of an attribute bound whose counted rows are the same or fewer in
+            // other words (issue #62: a list of the selector, or a `not` added): often dead.
+            if gen.chance(0.15) {
+                let rows = gen.chance(0.3) ? RowSelector.all : gen.rowSelector()
+                var twin = RowSelector.anyOf([rows])
+                if gen.chance(0.5), rows.alternatives == nil { twin = rows; twin.not = gen.rowSelector() }
+                let bound: CapacityBound = .attribute(gen.chance(0.5) ? "wip" : "floor")
+                let max = gen.chance(0.7)
+                let section = gen.chance(0.5) ? SectionSelector.all : gen.sectionSelector()
+                policy.rules.append(RowRule(.capacity(section: section, max: max ? bound : nil, min: max ? nil : bound, rows: rows), metadata: RuleMetadata(id: "bound-\(n)")))
+                policy.rules.append(RowRule(.capacity(section: section, max: max ? bound : nil, min: max ? nil : bound, rows: twin), metadata: RuleMetadata(id: "twin-\(n)")))
+            }
             // Plant pins that may hold one row at both ends (an index from the start, one from
             // the end, either through a pin or a reserve).
             if gen.chance(0.3) {

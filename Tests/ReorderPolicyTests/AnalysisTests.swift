@@ -25,6 +25,12 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         AnalysisCase(.capacityConflict, fires: true, "  - capacity: { section: [Doing, Done], max: 2 }\n  - »capacity: { section: { not: Todo }, min: 3 }\n"),
         AnalysisCase(.capacityConflict, fires: false, "  - capacity: { section: Doing, max: 2 }\n  - capacity: { section: Done, min: 3 }\n"),
         AnalysisCase(.capacityConflict, fires: false, "  - capacity: { section: Doing, max: 2, rows: { kind: card } }\n  - capacity: { section: Doing, min: 3 }\n"),
+        // A bound read from an attribute, counting fewer rows than a twin on the same bound, or
+        // the same rows in other words, is dead (issue #62): the counts' order is decided from
+        // the selectors' meanings (it was found only for equal words, and nothing was said).
+        AnalysisCase(.deadRule, fires: true, "  - capacity: { section: all, max: { attribute: wip }, rows: { kind: card } }\n  - »capacity: { section: all, max: { attribute: wip }, rows: { kind: card, not: { tag: archived } } }\n"),
+        AnalysisCase(.deadRule, fires: true, "  - capacity: { section: all, max: { attribute: wip }, rows: { tag: card } }\n  - »capacity: { section: all, max: { attribute: wip }, rows: [ { tag: card } ] }\n"),
+        AnalysisCase(.deadRule, fires: false, "  - capacity: { section: all, max: { attribute: wip }, rows: { kind: card } }\n  - capacity: { section: all, max: { attribute: wip }, rows: { tag: x } }\n  - capacity: { section: all, max: { attribute: wip }, rows: { kind: note } }\n"),
         // Decided from what the rows selectors mean, not how they are written (issue #61): the
         // rows the min counts are among those the max counts.
         AnalysisCase(.capacityConflict, fires: true, "  - capacity: { section: Done, max: 2 }\n  - »capacity: { section: Done, min: 5, rows: all }\n"),

@@ -243,6 +243,11 @@ public struct PolicyAnalyzer {
         if exact.budgetSpent && !notStarted {
             undecided("the exact analysis could not answer every question about this policy within its work budget: findings it did not decide are missing (those reported hold as stated)",
                       help: "split the policy, or use smaller position constants and capacity bounds")
+        } else if exact.incomplete && !notStarted && !exact.sectionRulesUndecided {
+            // An answer left unknown within the budget (a witness the engine did not confirm):
+            // said once, as every undecided question is (issue #62), never silently.
+            undecided("the exact analysis could not decide every question about this policy: findings it did not decide are missing (those reported hold as stated)",
+                      help: "the engine decides moves as written; only lint's proofs are incomplete")
         }
         if let constants = exact.unsearchable {
             let which = [constants.rowConstant > 0 ? "row positions up to \(constants.rowConstant)" : nil,

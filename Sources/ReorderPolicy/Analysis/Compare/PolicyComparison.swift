@@ -74,6 +74,7 @@ struct ChangeFinder {
         self.rules = rules
         vocabulary = Vocabulary([old.policy, new.policy])
         var search = MoveSearch(rules: rules, policies: policies, vocabulary: vocabulary, budget: work)
+        search.findRowsWithin()
         sectionCandidates = search.sectionCandidates
         self.search = search
         merged = Policy(name: "", rules: old.policy.rules + new.policy.rules, sectionRules: old.policy.sectionRules + new.policy.sectionRules)

@@ -91,6 +91,7 @@ struct ExactAnalysis {
         sectionConstant = vocabulary.sectionConstant
         var search = MoveSearch(rules: rules, policies: [compiled], vocabulary: vocabulary, budget: work, segments: segments, sectionSegments: sectionSegments)
         search.sharesFrames = sharesFrames
+        search.findRowsWithin()
         if !search.searchable {
             if vocabulary.sectionTags.count > MoveSearch.maxSectionTagClasses {
                 tooManySectionTags = vocabulary.sectionTags.count

@@ -398,7 +398,7 @@ extension MoveSearch {
         var sides: [(counter: Counter, count: Int, saturated: Bool)] = []
         for (i, c) in sCounters.enumerated() { sides.append((c, sCounts[i], sCounts[i] >= c.cap)) }
         for (i, c) in tCounters.enumerated() { sides.append((c, tCounts[i], tCounts[i] >= c.cap)) }
-        return Self.attributeChoice(rules, q, sides, counted, exact: false) != nil
+        return Self.attributeChoice(rules, q, sides, counted, exact: false, within: rowsWithin) != nil
     }
 
     /// Attribute values (per side: source `false`, destination `true`) that give the verdicts
@@ -406,7 +406,7 @@ extension MoveSearch {
     /// at their cap stand for any larger count.
     static func attributeChoice(
         _ rules: [AnalysedRule], _ q: MoveQuery, _ sides: [(counter: Counter, count: Int, saturated: Bool)],
-        _ counted: [Int: Bool], exact: Bool
+        _ counted: [Int: Bool], exact: Bool, within: Set<[Int]> = []
     ) -> [Bool: [String: Int]]? {
         let capacityRules = Array(Set(sides.map(\.counter.rule))).sorted()
         // Which side must break, for each rule that must break (branch over both when it has two).
@@ -416,7 +416,7 @@ extension MoveSearch {
         while true {
             var breakSide = Set<Int>()
             for (i, c) in choices.enumerated() where !c.isEmpty { breakSide.insert(c[pick[i]]) }
-            if choices.allSatisfy({ !$0.isEmpty }), let values = resolve(rules, q, sides, counted, breakSide, exact: exact) {
+            if choices.allSatisfy({ !$0.isEmpty }), let values = resolve(rules, q, sides, counted, breakSide, exact: exact, within: within) {
                 return values
             }
             var i = 0
@@ -432,7 +432,7 @@ extension MoveSearch {
 
     private static func resolve(
         _ rules: [AnalysedRule], _ q: MoveQuery, _ sides: [(counter: Counter, count: Int, saturated: Bool)],
-        _ counted: [Int: Bool], _ breakSide: Set<Int>, exact: Bool
+        _ counted: [Int: Bool], _ breakSide: Set<Int>, exact: Bool, within: Set<[Int]>
     ) -> [Bool: [String: Int]]? {
         // Per (side, attribute): needs presence, and the interval of values.
         struct Need { var present = false; var lo = 0; var hi = Int.max; var absentOK = true }
@@ -481,7 +481,10 @@ extension MoveSearch {
                 && q.mustNotBreak.contains(b.counter.rule) && counted[b.counter.rule] == true {
                 guard case .capacity(_, let bMax, let bMin, let bRows) = rules[b.counter.rule].meaning,
                       case .attribute(let other)? = b.counter.max ? bMax : bMin, other == name else { continue }
-                let atMost = bRows == nil || aRows == bRows, atLeast = aRows == nil || aRows == bRows
+                // "Counts at least as many" from the selectors' meanings (`rowsWithin`, issue #62),
+                // not only from equal words.
+                let atMost = bRows == nil || aRows == bRows || within.contains([a.counter.rule, b.counter.rule])
+                let atLeast = aRows == nil || aRows == bRows || within.contains([b.counter.rule, a.counter.rule])
                 if a.counter.max ? atMost : atLeast { return nil }
             }
         }
@@ -526,7 +529,7 @@ extension MoveSearch {
             sides.append((c, n, false))
         }
         if !cs.isEmpty {
-            guard let values = Self.attributeChoice(rules, q, sides, counted, exact: true) else { return .unknown }
+            guard let values = Self.attributeChoice(rules, q, sides, counted, exact: true, within: rowsWithin) else { return .unknown }
             for (name, v) in values[true] ?? [:] where cross { table.sections[tSite.index].attributes[name] = v }
             for (name, v) in values[false] ?? [:] { table.sections[sSite.index].attributes[name] = v }
         }

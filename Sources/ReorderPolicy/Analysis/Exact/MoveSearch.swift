@@ -260,6 +260,29 @@ struct MoveSearch {
     /// profile"); false only in the test that checks that sharing changes no answer.
     var sharesFrames = true
 
+    /// Pairs `[inner, outer]` of capacity rules with bounds read from one attribute, where every
+    /// row `inner` counts is counted by `outer` on every table (decided from the selectors'
+    /// meanings, ``findRowsWithin()``): a section's count for `inner` is at most its count for
+    /// `outer`, which the programme's capped counts forget (issue #62).
+    var rowsWithin: Set<[Int]> = []
+
+    /// Fills ``rowsWithin`` for the capacity rules whose bounds are attributes (the only ones the
+    /// relation serves), before the questions are asked.
+    mutating func findRowsWithin() {
+        guard searchable else { return }
+        let attributed = rules.indices.filter {
+            guard case .capacity(_, let max, let min, _) = rules[$0].meaning else { return false }
+            for case .attribute? in [max, min] { return true }
+            return false
+        }
+        for a in attributed {
+            for b in attributed where a != b {
+                guard case .capacity(_, _, _, let inner) = rules[a].meaning, case .capacity(_, _, _, let outer) = rules[b].meaning else { continue }
+                if ExactAnalysis.counts(inner, within: outer, &self) == true { rowsWithin.insert([a, b]) }
+            }
+        }
+    }
+
     /// What the destination section can end as during one ``findMove(_:)``, per profile of
     /// the destination and saturation (its counters are the `max` limits the profile selects).
     var destinationCache: [[Int]: [Outcome]] = [:]
