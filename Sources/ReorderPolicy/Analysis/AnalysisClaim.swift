@@ -54,12 +54,8 @@ public struct AnalysisClaim: DiagnosticEvidence, Hashable {
         w.string(property.rawValue)
         w.raw(", \"every-table\": ")
         w.raw(property.everyTable ? "true" : "false")
-        w.raw(", \"rules\": [")
-        for (n, id) in rules.enumerated() {
-            if n > 0 { w.raw(", ") }
-            w.string(id)
-        }
-        w.raw("]")
+        w.raw(", \"rules\": ")
+        w.strings(rules)
         if let frozen {
             w.raw(", \"sections\": ")
             if let sections = frozen.sections { w.string(sections) } else { w.raw("null") }

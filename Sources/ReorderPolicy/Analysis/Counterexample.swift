@@ -43,12 +43,9 @@ public struct Counterexample: DiagnosticEvidence, Hashable {
         DecisionJSON.move(move, into: &w)
         w.raw(", \"decision\": ")
         w.string(decision.rawValue)
-        w.raw(", \"rules\": [")
-        for (n, id) in rules.enumerated() {
-            if n > 0 { w.raw(", ") }
-            w.string(id)
-        }
-        w.raw("]}")
+        w.raw(", \"rules\": ")
+        w.strings(rules)
+        w.raw("}")
         return w.text
     }
 }

@@ -171,12 +171,8 @@ public struct DecisionEvent: Codable, Sendable, Hashable {
             }
             w.raw("]")
         }
-        w.raw(", \"rules\": [")
-        for (n, r) in rules.enumerated() {
-            if n > 0 { w.raw(", ") }
-            w.string(r)
-        }
-        w.raw("]")
+        w.raw(", \"rules\": ")
+        w.strings(rules)
         if let error {
             w.raw(", \"error\": ")
             w.string(error)

@@ -249,6 +249,17 @@ package struct JSONWriter {
     /// Appends `true` or `false`.
     package mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
 
+    /// Appends a list of strings, `["a", "b"]` (rule ids in decision logs, counterexamples and
+    /// claims).
+    package mutating func strings(_ list: [String]) {
+        raw("[")
+        for (n, s) in list.enumerated() {
+            if n > 0 { raw(", ") }
+            string(s)
+        }
+        raw("]")
+    }
+
     /// Appends `"key": ` (a comma first unless `first`).
     package mutating func key(_ name: StaticString, first: Bool = false) {
         if !first { raw(", ") }
