@@ -14,7 +14,7 @@ import Testing
     /// The search cannot run on it (13 section tag classes), so the enumeration stands in
     /// for its locks, and the second lock is never shifted on any table it tries.
     static let slow = "reorder-policy: 1\nname: slow\nrules:\n  - lock: { first: 1, section: 0 }\n  - lock: { section: 1 }\n  - accept: { section: 1, from: [] }\n  - keep-order: [{ tag: t1 }, { tag: t2 }, { tag: t3 }, { tag: t4 }, { tag: t5 }, { tag: t6 }, { tag: t7 }, { tag: t8 }, { tag: t9 }, { tag: t10 }, { tag: t11 }, { tag: t12 }, { tag: t13 }]\n"
-    static let stopped = "stopped at its work budget"
+    static let stopped = "stopped at their work budget"
 
     func project(_ config: String?, extra: [String: String] = [:]) throws -> URL {
         var files = ["policies/good.yaml": Self.good, "policies/warns.yaml": Self.warns,

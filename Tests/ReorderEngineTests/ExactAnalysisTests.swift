@@ -551,6 +551,9 @@ import ReorderEngine
         #expect(!full.budgetSpent && full.dead == [0], "\(full.dead)")
         let cut = ExactAnalysis(policy, compiled, work: 40)
         #expect(cut.budgetSpent && cut.incomplete && cut.dead.isEmpty, "\(cut.dead)")
+        // What it did not decide is named, property by property (SPEC §10.1): here every
+        // rule's dead question, none of which was answered.
+        #expect(cut.undecided[.dead] == [0, 1, 2], "\(cut.undecided)")
     }
 
     @Test func multiSectionAcceptIsNotClosed() throws {

@@ -221,48 +221,71 @@ public struct PolicyAnalyzer {
             return true
         } }
         var out = report(facts, anchors, exact, full)
-        // What the exact analysis did not decide (SPEC §10: not claimed, and said), each in
-        // words from the policy's constants only, never from how far the work got.
-        func undecided(_ message: String, help: String) {
-            out.append(Diagnostic(.warning, code: .analysisBudget, message: message, file: source.path, span: Span(at: .start),
-                                  help: help + " (docs/ANALYSIS.md, \"Large position constants\")"))
-        }
-        if let tags = exact.tooManySectionTags {
-            undecided("the exact analysis did not run: this policy tells sections apart by \(tags) tag classes (tags that different selectors name), more than the \(MoveSearch.maxSectionTagClasses) whose every combination it builds; findings it would make are missing (only repeated rules are reported)",
-                      help: "name section tags in fewer distinct selectors, or select those sections by id or kind")
-        }
-        if let bound = exact.capacityTooLarge {
-            undecided("the exact analysis did not run: this policy bounds a capacity at \(bound), and the search counts rows only up to bounds of \(MoveSearch.maxCapacityConstant); findings it would make are missing (only repeated rules are reported)",
-                      help: "the engine decides moves with this bound as written; only lint's proofs are skipped")
-        }
-        let notStarted = exact.unsearchable != nil || exact.tooManySectionTags != nil || exact.capacityTooLarge != nil
-        if exact.sectionRulesUndecided && !notStarted {
-            undecided("the exact analysis did not decide this policy's section rules: it names section positions up to \(exact.sectionConstant), and section moves are tried on every table of up to twice that many sections; a section rule that changes nothing is not reported (the row rules are decided)",
-                      help: "the engine decides section moves with these constants as written; only lint's proofs about section rules are skipped")
-        }
-        if exact.budgetSpent && !notStarted {
-            undecided("the exact analysis could not answer every question about this policy within its work budget: findings it did not decide are missing (those reported hold as stated)",
-                      help: "split the policy, or use smaller position constants and capacity bounds")
-        } else if exact.incomplete && !notStarted && !exact.sectionRulesUndecided {
-            // An answer left unknown within the budget (a witness the engine did not confirm):
-            // said once, as every undecided question is (issue #62), never silently.
-            undecided("the exact analysis could not decide every question about this policy: findings it did not decide are missing (those reported hold as stated)",
-                      help: "the engine decides moves as written; only lint's proofs are incomplete")
-        }
-        if let constants = exact.unsearchable {
-            let which = [constants.rowConstant > 0 ? "row positions up to \(constants.rowConstant)" : nil,
-                         constants.sectionConstant > 0 ? "section positions up to \(constants.sectionConstant)" : nil].compactMap { $0 }
-            undecided("the exact analysis did not run: this policy names \(which.joined(separator: " and ")), and deciding its properties on every table would take more than its work budget; findings it would make are missing (only repeated rules are reported)",
-                      help: "the engine decides moves with these constants as written; only lint's proofs are skipped")
-        }
-        if stopped, let budget {
-            out.append(Diagnostic(
-                .warning, code: .analysisBudget,
-                message: "the analysis stopped at its work budget (--analysis-budget \(budget.formatted()) s of work: \((tableLimit ?? 0) / cost) tables of this policy's size) before trying every table up to \(bound): warnings that need a counterexample from the tables not tried may be missing",
-                file: source.path, span: Span(at: .start),
-                help: "raise --analysis-budget (or 'analysis.budget' in .reorder-policy.yml), or lower --analysis-bound; the warnings above hold as stated"))
+        // What was not decided (SPEC §10.1): said once, in one `analysis-budget` finding that
+        // names the properties and the rules left undecided, in words from the policy only,
+        // never from how far the work got; nothing is claimed about them.
+        var left = exact.undecided
+        // Locks the search could not answer and the small tables did not show shifted (rows
+        // held at both ends that the search could not decide stay undecided even where the
+        // small tables show one pair: the others are not claimed).
+        let openLocks = lockRules.filter { facts[$0].displaced == nil }
+        if !openLocks.isEmpty { left[.lockDisplaced, default: []].formUnion(openLocks) }
+        if let message = undecidedMessage(exact, left, stopped: stopped ? budget.map { ($0, (tableLimit ?? 0) / cost) } : nil) {
+            out.append(Diagnostic(.warning, code: .analysisBudget, message: message.text, file: source.path, span: Span(at: .start),
+                                  help: message.help + " (docs/ANALYSIS.md, \"Large position constants\")"))
         }
         return Diagnostic.sorted(out)
+    }
+
+    /// The one `analysis-budget` message (SPEC §10.1), or nil when everything was decided:
+    /// why the exact analysis did not run, or what it left undecided, property by property
+    /// with the rules' ids (the first eight of a longer list, and how many more); and, when the
+    /// enumeration of small tables that stands in stopped at its budget, that budget.
+    func undecidedMessage(_ exact: ExactAnalysis, _ left: [AnalysisClaim.Property: Set<Int>], stopped: (budget: Double, tables: Int)?) -> (text: String, help: String)? {
+        let rules = policy.rules
+        func ids(_ indices: some Collection<Int>, section: Bool = false) -> String {
+            let names = indices.sorted().map { "'\(section ? policy.sectionRules[$0].metadata.id : rules[$0].metadata.id)'" }
+            let shown = names.prefix(8).joined(separator: ", ")
+            return names.count > 8 ? "\(shown) and \(names.count - 8) more" : shown
+        }
+        var text: String, help: String
+        if let tags = exact.tooManySectionTags {
+            text = "the exact analysis did not run: this policy tells sections apart by \(tags) tag classes (tags that different selectors name), more than the \(MoveSearch.maxSectionTagClasses) whose every combination it builds; findings it would make are missing (only repeated rules are reported)"
+            help = "name section tags in fewer distinct selectors, or select those sections by id or kind"
+        } else if let bound = exact.capacityTooLarge {
+            text = "the exact analysis did not run: this policy bounds a capacity at \(bound), and the search counts rows only up to bounds of \(MoveSearch.maxCapacityConstant); findings it would make are missing (only repeated rules are reported)"
+            help = "the engine decides moves with this bound as written; only lint's proofs are skipped"
+        } else if let constants = exact.unsearchable {
+            let which = [constants.rowConstant > 0 ? "row positions up to \(constants.rowConstant)" : nil,
+                         constants.sectionConstant > 0 ? "section positions up to \(constants.sectionConstant)" : nil].compactMap { $0 }
+            text = "the exact analysis did not run: this policy names \(which.joined(separator: " and ")), and deciding its properties on every table would take more than its work budget; findings it would make are missing (only repeated rules are reported)"
+            help = "the engine decides moves with these constants as written; only lint's proofs are skipped"
+        } else {
+            // Property by property, in the order of SPEC §10.
+            var items: [String] = []
+            func rulesOf(_ p: AnalysisClaim.Property) -> Set<Int>? { left[p] }
+            if let r = rulesOf(.selectsNothing) { items.append("whether \(ids(r)) select anything (selects-nothing)") }
+            if let r = rulesOf(.dead) { items.append("whether \(ids(r)) ever change a decision (dead)") }
+            if !exact.undecidedSectionRules.isEmpty {
+                let why = exact.sectionRulesUndecided ? ", with section positions up to \(exact.sectionConstant)" : ""
+                items.append("whether section rules \(ids(exact.undecidedSectionRules, section: true)) ever change a decision (dead\(why))")
+            }
+            if let r = rulesOf(.admitsNothing) { items.append("whether \(ids(r)) let any row in (admits-nothing)") }
+            if let r = rulesOf(.frozen) { items.append(r.isEmpty ? "which rows can never move (frozen)" : "which rows can never move under \(ids(r)) (frozen)") }
+            if let r = rulesOf(.contradictory) { items.append("whether the bounds of \(ids(r)) can be met together (contradictory)") }
+            if let r = rulesOf(.conflictingAnchors) { items.append("whether \(ids(r)) pin a row to opposite ends (conflicting-anchors)") }
+            if let r = rulesOf(.lockDisplaced) { items.append("whether rows locked by \(ids(r)) can be shifted (lock-displaced)") }
+            guard !items.isEmpty else { return nil }
+            text = "the exact analysis did not decide, within its work budget, " + items.joined(separator: "; ") + "; findings it did not decide are missing (those reported hold as stated)"
+            help = exact.sectionRulesUndecided && items.count == 1
+                ? "the engine decides section moves with these constants as written; only lint's proofs about section rules are skipped"
+                : "split the policy, or use smaller position constants and capacity bounds; the engine decides moves as written"
+        }
+        if let stopped {
+            text += "; the small tables tried in its stead stopped at their work budget (--analysis-budget \(stopped.budget.formatted()): \(stopped.tables) tables of this policy's size)"
+            help += "; raise --analysis-budget (or 'analysis.budget' in .reorder-policy.yml), or lower --analysis-bound"
+        }
+        return (text, help)
     }
 
     /// Checks the engine's own invariants on every enumerated table: targets are valid and
@@ -317,6 +340,44 @@ public struct PolicyAnalyzer {
             }
         }
         return found
+    }
+
+    /// A move on `table` that the policy allows and that shifts a row lock `r` holds, among a
+    /// bounded few near that row: the movable rows nearest it on each side and at the ends of
+    /// its section, and the first movable row of up to four other sections, each dropped at the
+    /// held row's slot, the slot after it and the ends of its section. Constant work per held
+    /// row (for tables too long to try every move); nil when none of those does.
+    static func displacementNear(_ r: Int, on table: Table, _ compiled: CompiledPolicy) -> MoveWitness? {
+        let bound = compiled.bind(table)
+        for p in bound.rowsHeld(byRule: r).prefix(2).map(\.position) {
+            let rows = table.sections[p.section].rows.count
+            var sources: [Position] = []
+            func movable(_ indices: some Sequence<Int>, in s: Int, limit: Int) {
+                var taken = 0
+                for i in indices where taken < limit && bound.canMove(Position(section: s, row: i)) {
+                    sources.append(Position(section: s, row: i))
+                    taken += 1
+                }
+            }
+            movable(stride(from: p.row - 1, through: 0, by: -1), in: p.section, limit: 2)
+            movable(p.row + 1..<rows, in: p.section, limit: 2)
+            movable(0..<rows, in: p.section, limit: 1)
+            movable(stride(from: rows - 1, through: 0, by: -1), in: p.section, limit: 1)
+            for s in table.sections.indices where s != p.section {
+                if sources.count >= 10 { break }
+                movable(table.sections[s].rows.indices, in: s, limit: 1)
+            }
+            for from in sources {
+                let last = from.section == p.section ? rows - 1 : rows
+                for j in [p.row, p.row + 1, 0, last] where j >= 0 && j <= last {
+                    let to = Position(section: p.section, row: j)
+                    if to != from && shifts(p, from: from, to: to) && bound.isValid(from: from, to: to) {
+                        return MoveWitness(table: table, from: from, to: to)
+                    }
+                }
+            }
+        }
+        return nil
     }
 
     /// Every proposal on `table` for a row that can be picked up, in reading order: each slot

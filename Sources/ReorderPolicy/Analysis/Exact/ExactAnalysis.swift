@@ -18,8 +18,19 @@ struct ExactAnalysis {
     /// Whether no row can move anywhere on any table (every move of every row that can be picked
     /// up is refused): then no lock's row is ever shifted either.
     var nothingMoves = false
-    /// Whether some question went unanswered (budget or an unconfirmed candidate).
-    var incomplete = false
+    /// What went unanswered (budget or an unconfirmed candidate), per property: the rules
+    /// (indices) whose finding of that property was not decided. SPEC §10.1: said once, in
+    /// the one `analysis-budget` finding, naming these; nothing is claimed about them.
+    var undecided: [AnalysisClaim.Property: Set<Int>] = [:]
+    /// Section rules (indices) not decided dead or alive.
+    var undecidedSectionRules: Set<Int> = []
+    /// Whether some question went unanswered.
+    var incomplete: Bool { !undecided.isEmpty || !undecidedSectionRules.isEmpty }
+
+    /// Records that `property` was not decided for `rules` (none: for no rule in particular).
+    mutating func leave(_ property: AnalysisClaim.Property, _ rules: some Sequence<Int>) {
+        undecided[property, default: []].formUnion(rules)
+    }
     /// Why the search answered nothing at all, when it did not start: the position constants
     /// call for more frames than its work budget (``MoveSearch/searchable``).
     var unsearchable: (rowConstant: Int, sectionConstant: Int)? = nil
@@ -124,7 +135,7 @@ struct ExactAnalysis {
                 selectsNothing.insert((r, empty), at: 0)
                 continue
             }
-            if unanswered { incomplete = true; continue }
+            if unanswered { leave(.selectsNothing, [r]); leave(.dead, [r]); continue }
             // 3. Accepts that admit nothing (when `from` selects some section somewhere).
             if case .accept(let section, let from, _) = rules[r].meaning {
                 if search.sectionSelectorSelectsSomething(from) == true {
@@ -137,7 +148,7 @@ struct ExactAnalysis {
                     case .none:
                         admitsNothing.append(r)
                         continue
-                    case .unknown: incomplete = true
+                    case .unknown: leave(.admitsNothing, [r])
                     case .found: break
                     }
                 }
@@ -152,7 +163,7 @@ struct ExactAnalysis {
             }
             var alive = false, unknown = false
             if rules[r].holds {
-                switch search.findHeldRow(mustHold: [r], mustNotHold: holders.subtracting([r])) {
+                switch search.findHeldRow(mustHold: [r], mustNotHold: holders.subtracting([r]), largestFirst: true) {
                 case .found: alive = true
                 case .unknown: unknown = true
                 case .none: break
@@ -169,7 +180,7 @@ struct ExactAnalysis {
                 case .none: break
                 }
             }
-            if unknown { incomplete = true } else if !alive {
+            if unknown { leave(.dead, [r]) } else if !alive {
                 dead.append(r)
                 all.remove(r)
             }
@@ -177,7 +188,9 @@ struct ExactAnalysis {
         var anyMove = MoveQuery()
         anyMove.mustNotBreak = all
         anyMove.mustNotHold = holders
-        if case .none = search.findMove(anyMove) { nothingMoves = true }
+        // A row seen moving on a concrete table answers at once; else the search decides.
+        if search.searchable, Self.placesThatMove(frozenPlaces(&search, all: all), &search, in: anyMove, c: search.vocabulary.rowConstant).isEmpty,
+           case .none = search.findMove(anyMove) { nothingMoves = true }
         findFrozen(&search, rules, all: all, holders: holders)
         findDeadSectionRules(policy, &search)
         findCapacityConflicts(rules, &search)
@@ -195,16 +208,32 @@ struct ExactAnalysis {
         var found: [DoublyHeld] = []
         for (i, a) in pins.enumerated() {
             for b in pins[(i + 1)...] where alive.contains(a) || alive.contains(b) {
+                // Two rules that can only anchor at one and the same end hold no row at both.
+                let ea = Self.anchorEnds(rules[a].meaning), eb = Self.anchorEnds(rules[b].meaning)
+                guard (ea.start && eb.end) || (ea.end && eb.start) else { continue }
                 switch search.findDoublyHeldRow(a, b) {
                 case .found(let table, let row): found.append(DoublyHeld(first: a, second: b, table: table, row: row))
                 case .none: break
                 case .unknown:
                     doublyHeld = nil
+                    leave(.conflictingAnchors, pins)
                     return
                 }
             }
         }
         doublyHeld = found
+    }
+
+    /// The ends a pin or reserve can anchor a row at: an explicit `anchor`, a reserve's edge, or
+    /// by default the start, and the end where a key of the selector can select through the end
+    /// (SPEC §7; `RowSelectorKey.countsFromEnd`).
+    static func anchorEnds(_ meaning: RuleMeaning) -> (start: Bool, end: Bool) {
+        switch meaning {
+        case .hold(_, _, let anchor?): (anchor == .start, anchor == .end)
+        case .hold(let rows, _, nil): (true, rows.mayCountFromEnd)
+        case .reserve(let edge, _, _): (edge == .start, edge == .end)
+        case .keepInSection, .accept, .capacity, .keepOrder: (false, false)
+        }
     }
 
     /// Two capacity rules (or one, `min` above its own `max` is the text check) whose bounds no
@@ -226,13 +255,13 @@ struct ExactAnalysis {
                 switch Self.counts(rowsB, within: rowsA, &search) {
                 case false?: continue
                 case nil:
-                    incomplete = true
+                    leave(.contradictory, [a, b])
                     continue
                 case true?: break
                 }
                 switch search.sectionSelectorSelectsSomething(.some([.matching(SectionFilter(not: .some([.matching(SectionFilter(not: sa)), .matching(SectionFilter(not: sb))])))])) {
                 case true?: capacityConflicts.append((max: a, min: b))
-                case nil: incomplete = true
+                case nil: leave(.contradictory, [a, b])
                 case false?: break
                 }
             }
@@ -272,7 +301,7 @@ struct ExactAnalysis {
                     sectionSelectsNothing.insert(i, at: 0)
                     continue
                 case nil:
-                    incomplete = true
+                    undecidedSectionRules.insert(i)
                     continue
                 case true?: break
                 }
@@ -284,7 +313,7 @@ struct ExactAnalysis {
             var finder = ChangeFinder(old: a, new: b, work: search.budget)
             finder.sectionDifferences()
             if finder.undecided {
-                incomplete = true
+                undecidedSectionRules.insert(i)
                 sectionRulesUndecided = true
                 continue
             }
@@ -364,13 +393,17 @@ struct ExactAnalysis {
     /// (or run) on its own, since each needs its own thresholds.
     private mutating func findFrozen(_ search: inout MoveSearch, _ rules: [AnalysedRule], all: Set<Int>, holders: Set<Int>) {
         guard search.searchable else {
-            incomplete = true
+            leave(.frozen, [])
             return
         }
         defer {
             search.extraBreakpoints = []
             search.sourceIsRun = false
         }
+        // Only a pin, reserve, keep-in-section, accept, capacity or keep-order refuses a move:
+        // with locks alone, a row that can be picked up can go to any other slot of a table
+        // with two rows at that place, so no place is frozen.
+        guard all.contains(where: { rules[$0].pins || !rules[$0].holds }) else { return }
         let places = frozenPlaces(&search, all: all)
         var classes: [SectionSelector?] = [nil], namedBy: [Int?] = [nil]
         for (r, rule) in rules.enumerated() where all.contains(r) {
@@ -458,19 +491,20 @@ struct ExactAnalysis {
             // Places where a row no rule holds exists on some table (frozen in every section
             // already: the narrower classes say nothing more).
             var open: [Int] = [], rowWitness: [Int: MoveWitness] = [:]
-            for p in places.indices where !reported.contains(p) {
+            let moves = Self.placesThatMove(places, &search, in: base, c: search.vocabulary.rowConstant)
+            for p in places.indices where !reported.contains(p) && !moves.contains(p) {
                 var q = base
                 aim(&q, [p])
                 switch search.findRow(q) {
                 case .found(let w): open.append(p); rowWitness[p] = w
-                case .unknown: incomplete = true
+                case .unknown: leave(.frozen, sectionRule.map { [$0] } ?? [])
                 case .none: break
                 }
             }
             var move = base
             move.mustNotBreak = all
             guard let frozenHere = stuck(move, open) else {
-                incomplete = true
+                leave(.frozen, sectionRule.map { [$0] } ?? [])
                 continue
             }
             // The cause of each: the last pin (else the last rule) without which a row there
@@ -483,7 +517,7 @@ struct ExactAnalysis {
                 var without = move
                 without.mustNotBreak.remove(r)
                 guard stuck(without, unexplained, found: { p, w in if cause[p] == nil { cause[p] = (r, w) } }) != nil else {
-                    incomplete = true
+                    leave(.frozen, [r])
                     break
                 }
                 unexplained.removeAll { cause[$0] != nil }
@@ -504,6 +538,43 @@ struct ExactAnalysis {
             }
         }
         frozen += results.sorted { ($0.place, $0.cls) < ($1.place, $1.cls) }.map(\.frozen)
+    }
+
+    /// The places of `places` that a row is seen to leave on a few concrete tables, before any
+    /// search: a section of the query's class (the first the search's geometries offer, alone
+    /// and among others) with 2·C + 1 plain rows, where every place below C from either end and
+    /// the middle has a row; each row that can be picked up is tried at the ends of its section,
+    /// next to its place and at the start of each other section, on the engine. A place seen
+    /// moving is not frozen (for a run or the middle, one place of it moving makes none frozen:
+    /// docs/ANALYSIS.md, "Frozen places in long runs"), so its questions are not asked; a place
+    /// not seen moving is asked as before. Skipped where such a table would be too long for
+    /// the work it saves (C above 5,000 or 2·C + 1 rows times the rules above 4,000,000).
+    static func placesThatMove(_ places: [FrozenPlace], _ search: inout MoveSearch, in q: MoveQuery, c: Int) -> Set<Int> {
+        let n = 2 * c + 1
+        guard c <= 5000, n * (search.rules.count + 1) <= 4_000_000, let policy = search.policies.first else { return [] }
+        var sites: [SectionSite] = []
+        for g in search.geometries(cross: false) where sites.count < 2 {
+            // One section alone, then one among others.
+            guard sites.isEmpty ? true : g.count > 1 && sites[0].count == 1 else { continue }
+            if let site = search.distinctSections(g.s, g.count).first(where: { q.sourceSection?($0) ?? true }) { sites.append(site) }
+        }
+        var moved = Set<Int>()
+        for site in sites {
+            var table = Table(sections: (0..<site.count).map { _ in Section(rows: []) })
+            var section = site.section
+            section.rows = Array(repeating: Row(id: search.vocabulary.plainID), count: n)
+            table.sections[site.index] = section
+            let bound = policy.bind(table)
+            for (index, place) in places.enumerated() where !moved.contains(index) {
+                let i = place.middle ? c : place.fromEnd ? n - 1 - place.index : place.index
+                let from = Position(section: site.index, row: i)
+                guard bound.canMove(from) else { continue }
+                var targets = [0, n - 1, i - 1, i + 1].filter { $0 >= 0 && $0 < n && $0 != i }.map { Position(section: site.index, row: $0) }
+                targets += table.sections.indices.filter { $0 != site.index }.map { Position(section: $0, row: 0) }
+                if targets.contains(where: { bound.isValid(from: from, to: $0) }) { moved.insert(index) }
+            }
+        }
+        return moved
     }
 
     enum Subject {

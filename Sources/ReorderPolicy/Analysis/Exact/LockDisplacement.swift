@@ -44,7 +44,34 @@ extension ExactAnalysis {
             search.budget = start + work
             return search.exhausted ? .unknown : question(&search)
         }
-        for r in locks {
+        // One witness often shifts the rows of many locks (a row dropped past a run of locked
+        // rows shifts them all): each witness found is replayed for every lock not yet answered,
+        // so 300 locks in a row ask the search once, not 300 times.
+        // The witness's section is also made long (plain rows after its rows, up to 2·C + 2)
+        // and its first movable row dropped at the end, or its last at the start: a move across
+        // the whole section, which shifts every locked row in between.
+        func share(_ w: MoveWitness) {
+            var tries = [w]
+            let plain = Row(id: search.vocabulary.plainID)
+            if let long = Self.padded(w.table, around: w.from, upTo: 2 * search.vocabulary.rowConstant + 2, plain: plain).first,
+               long.sections.count == w.table.sections.count {
+                let bound = original.bind(long)
+                let s = w.from.section, n = long.sections[s].rows.count
+                let movable = (0..<n).filter { bound.canMove(Position(section: s, row: $0)) }
+                if let first = movable.first { tries.append(MoveWitness(table: long, from: Position(section: s, row: first), to: Position(section: s, row: n - 1))) }
+                if let last = movable.last { tries.append(MoveWitness(table: long, from: Position(section: s, row: last), to: Position(section: s, row: 0))) }
+            }
+            for w in tries where locks.contains(where: { out[$0] == nil }) {
+                let bound = original.bind(w.table)
+                guard bound.isValid(from: w.from, to: w.to), w.from != w.to else { continue }
+                for other in locks where out[other] == nil {
+                    if bound.rowsHeld(byRule: other).contains(where: { $0.position != w.from && PolicyAnalyzer.shifts($0.position, from: w.from, to: w.to) }) {
+                        out[other] = .found(w)
+                    }
+                }
+            }
+        }
+        for r in locks where out[r] == nil {
             q.mustBreak = [r]
             // Every row the lock holds is pinned at the start by another rule: "none" at once
             // (the search would have to exhaust every frame to say so). Else the table that
@@ -53,17 +80,46 @@ extension ExactAnalysis {
             case .none:
                 out[r] = SearchResult.none
                 continue
-            case .found(let held) where held.table.sections.reduce(0, { $0 + $1.rows.count }) <= 64:
-                // (Every move of the table is tried: only on a small one. A long run's table
-                // goes to the search, which places the move itself.)
-                if let w = PolicyAnalyzer.displacements(of: [r], on: [held.table], original)[r] {
+            case .found(let held):
+                // Every move of a small table (a long run's goes to the search, which places the
+                // move itself); then, on any, the moves next to a held row (a few, each
+                // replayed), and the same on the table with plain rows added after the held row
+                // or before it, or a plain row in a section of its own, so that a row no lock
+                // holds stands beside a run of locked rows (300 locks at 0–299 are shifted by
+                // row 300 dropped at 0).
+                let small = held.table.sections.reduce(0, { $0 + $1.rows.count }) <= 64
+                let plain = Row(id: search.vocabulary.plainID)
+                if let w = (small ? PolicyAnalyzer.displacements(of: [r], on: [held.table], original)[r] : nil)
+                    ?? PolicyAnalyzer.displacementNear(r, on: held.table, original)
+                    ?? Self.padded(held.table, around: held.from, upTo: 2 * search.vocabulary.rowConstant + 2, plain: plain).lazy.compactMap({ PolicyAnalyzer.displacementNear(r, on: $0, original) }).first {
                     out[r] = .found(w)
+                    share(w)
                     continue
                 }
-            case .found, .unknown: break
+            case .unknown: break
             }
             out[r] = ask { $0.findMove(q) }
+            if case .found(let w)? = out[r] { share(w) }
         }
+        return out
+    }
+
+    /// Variants of `table` for the near-move tries: the section of `p` with plain rows (an id
+    /// the policy names nowhere) added after its rows, or before them, up to `upTo` rows (none
+    /// past 10,001), and the table with a section of one plain row added after the others.
+    static func padded(_ table: Table, around p: Position, upTo: Int, plain: Row) -> [Table] {
+        let rows = table.sections[p.section].rows
+        var out: [Table] = []
+        let extra = min(upTo, 10_001) - rows.count
+        if extra > 0 {
+            var after = table, before = table
+            after.sections[p.section].rows += Array(repeating: plain, count: extra)
+            before.sections[p.section].rows.insert(contentsOf: Array(repeating: plain, count: extra), at: 0)
+            out += [after, before]
+        }
+        var beside = table
+        beside.sections.append(Section(rows: [plain]))
+        out.append(beside)
         return out
     }
 

@@ -149,6 +149,24 @@ extension MoveSearch {
             }
             if case .none = exists { return .none }
         }
+        // Segment mode: sections of up to `smallLayoutRows` rows first. A witness there is a
+        // witness (each is confirmed on the engine like any other), and most questions have a
+        // short one; only "none" or "unknown" needs every layout, long ones included.
+        if segmentMode && smallLayoutRows == nil {
+            smallLayoutRows = Self.smallLayoutLimit
+            let early = frames(q)
+            smallLayoutRows = nil
+            if case .found = early { return early }
+            if exhausted { return .unknown }
+        }
+        return frames(q)
+    }
+
+    /// Sections of at most this many rows are searched first in segment mode (``findMove(_:)``).
+    static let smallLayoutLimit = 64
+
+    /// Every frame of `q`, with the layouts ``layouts(minimum:saturation:)`` gives now.
+    private mutating func frames(_ q: MoveQuery) -> SearchResult {
         requiredPins = q.mustBreak.filter { rules[$0].pins }.sorted()
         solvedRows = [:]
         destinationCache = [:]
@@ -566,21 +584,42 @@ extension MoveSearch {
     }
 
     /// A row that the rules in `mustHold` hold and those in `mustNotHold` do not, on some table.
-    mutating func findHeldRow(mustHold: Set<Int>, mustNotHold: Set<Int>) -> SearchResult {
+    /// `largestFirst`: the places of the largest sections are tried first, for a caller that
+    /// needs only whether such a row exists (the largest layout has a run for every class of
+    /// place, so a row is usually found at once); its witness may be long.
+    mutating func findHeldRow(mustHold: Set<Int>, mustNotHold: Set<Int>, largestFirst: Bool = false) -> SearchResult {
         var q = MoveQuery()
         q.mustHold = mustHold
         q.mustNotHold = mustNotHold
-        return findRow(q)
+        return findRow(q, largestFirst: largestFirst)
     }
 
     /// A row that meets the query's hold conditions, its `source` place and `sourceSection`,
     /// on some table; the witness moves it to the other end of its section.
-    mutating func findRow(_ q: MoveQuery) -> SearchResult {
+    mutating func findRow(_ q: MoveQuery, largestFirst: Bool = false) -> SearchResult {
         guard searchable else { return .unknown }
         // A query about one place (the frozen positions) needs that place's thresholds.
         if segmentMode && q.source != nil && extraBreakpoints.isEmpty { return .unknown }
-        let places = xPlaces()
+        let places = largestFirst ? Array(xPlaces().reversed()) : xPlaces()
         let roles = queryRoles(q)
+        // Each place is first asked of a blank row, rule by rule: a rule that must hold and
+        // cannot, or must not hold and holds every row there, gives the place up at the cost of
+        // the rules asked so far. The rule that gave a place up is asked first at the next one
+        // (places in a row are mostly given up by the same rule), so a 300-pin policy asks one
+        // rule per place, not 300. The order changes only the work, never the answer.
+        var screen = roles.filter { rules[$0.0].holds }.map { (meaning: rules[$0.0].meaning, must: $0.1 & Self.roleMustHold != 0, mustNot: $0.1 & Self.roleMustNotHold != 0) }
+        func screened(_ site: RowSite) -> Bool {
+            for (i, rule) in screen.enumerated() {
+                let value = Self.holdsRow(rule.meaning, site, blankRow)
+                if (rule.must && value == .no) || (rule.mustNot && value == .yes) {
+                    budget -= i + 1
+                    if i > 0 { screen.insert(screen.remove(at: i), at: 0) }
+                    return true
+                }
+            }
+            budget -= screen.count
+            return false
+        }
         // A place with no row in a section of some profile has none in any section of it.
         var rowless = Set<[Int]>()
         for g in geometries(cross: false) {
@@ -590,8 +629,9 @@ extension MoveSearch {
                 for (xk, n) in places {
                     if exhausted { return .unknown }
                     if let source = q.source, !source(xk, n) { continue }
-                    if let profile, rowless.contains([profile, xk, n]) { continue }
                     let xSite = RowSite(section: site, k: xk, n: n)
+                    if screened(xSite) { continue }
+                    if let profile, rowless.contains([profile, xk, n]) { continue }
                     budget -= roles.count
                     guard let x = solver.solve(movingRowConstraints(roles, xSite, site, cross: false)) else {
                         if let profile { rowless.insert([profile, xk, n]) }
@@ -664,11 +704,15 @@ extension MoveSearch {
     /// Whether some row of some table matches `selector` (nil: unknown, out of budget).
     mutating func rowSelectorSelectsSomething(_ selector: RowSelector) -> Bool? {
         guard searchable else { return nil }
-        let places = xPlaces()
+        // Only whether: the largest sections first (every class of place has a run there).
+        let places = Array(xPlaces().reversed())
+        let blank = blankRow
         for g in geometries(cross: false) {
             for site in distinctSections(g.s, g.count) {
                 for (xk, n) in places {
                     let xSite = RowSite(section: site, k: xk, n: n)
+                    budget -= 1
+                    if xSite.match(selector, blank).matches == .no { continue }
                     if solver.solve([{ xSite.match(selector, $0).matches }]) != nil { return true }
                     if exhausted { return nil }
                 }

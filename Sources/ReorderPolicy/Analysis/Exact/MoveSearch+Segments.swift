@@ -25,15 +25,35 @@ extension MoveSearch {
     /// `pᵢ + pⱼ` (p₀ = 0 included) is taken as it is, one `n` stands for each gap between such
     /// windows, and every `n ≥ 2·pₘ` is the layout with a middle run.
     mutating func layouts(minimum: Int, saturation t: Int) -> [Layout] {
-        let key = [minimum, t] + extraBreakpoints
+        let key = [minimum, t, smallLayoutRows ?? -1] + effectiveExtraBreakpoints
         if let cached = layoutCache[key] { return cached }
-        let made = makeLayouts(minimum: minimum, saturation: t)
+        var made = makeLayouts(minimum: minimum, saturation: t)
+        // (The middle run stands for sections of any length past 2·pₘ: never a short one.)
+        if let limit = smallLayoutRows { made.removeAll { $0.n > limit || $0.segments.contains { $0.length == nil } } }
         layoutCache[key] = made
         return made
     }
 
+    /// The extra thresholds that are not among the policy's own (a place asked about whose
+    /// thresholds the policy already has lays out the same): the layouts' cache key.
+    var effectiveExtraBreakpoints: [Int] {
+        guard !extraBreakpoints.isEmpty else { return [] }
+        let own = vocabulary.rowBreakpoints
+        return Array(Set(extraBreakpoints.filter { $0 > 0 && !Self.sortedContains(own, $0) })).sorted()
+    }
+
+    static func sortedContains(_ sorted: [Int], _ x: Int) -> Bool {
+        var lo = 0, hi = sorted.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sorted[mid] < x { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < sorted.count && sorted[lo] == x
+    }
+
     private func makeLayouts(minimum: Int, saturation t: Int) -> [Layout] {
-        let p = extraBreakpoints.isEmpty ? vocabulary.rowBreakpoints : Array(Set(vocabulary.rowBreakpoints + extraBreakpoints).filter { $0 > 0 }).sorted()
+        let extra = effectiveExtraBreakpoints
+        let p = extra.isEmpty ? vocabulary.rowBreakpoints : Array(Set(vocabulary.rowBreakpoints + extra).filter { $0 > 0 }).sorted()
         let top = p.last ?? 0
         let q = [0] + p
         var out: [Layout] = Self.sizesNearSums(p, window: t, minimum: minimum, below: 2 * top).map { n in
@@ -89,9 +109,14 @@ extension MoveSearch {
         if segmentMode {
             // (A run of one row when it is the only one a `source` query may name: its place's
             // thresholds are among ``extraBreakpoints`` then.)
-            return layouts(minimum: 1, saturation: 1).flatMap { layout in
-                layout.segments.filter { extraBreakpoints.isEmpty || sourceIsRun || $0.length == 1 }.map { (k: $0.k, n: layout.n) }
+            let onlySingles = !extraBreakpoints.isEmpty && !sourceIsRun
+            let key = [onlySingles ? 1 : 0, smallLayoutRows ?? -1] + effectiveExtraBreakpoints
+            if let cached = xPlacesCache[key] { return cached }
+            let made = layouts(minimum: 1, saturation: 1).flatMap { layout in
+                layout.segments.filter { !onlySingles || $0.length == 1 }.map { (k: $0.k, n: layout.n) }
             }
+            xPlacesCache[key] = made
+            return made
         }
         return shapes(x: true, slot: false).compactMap { shape in shape.firstIndex(of: .x).map { (k: $0, n: shape.count) } }
     }

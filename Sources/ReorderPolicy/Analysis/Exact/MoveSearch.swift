@@ -300,6 +300,11 @@ struct MoveSearch {
 
     /// ``layouts(minimum:saturation:)`` per minimum, saturation and extra thresholds.
     var layoutCache: [[Int]: [Layout]] = [:]
+    /// While set, ``layouts(minimum:saturation:)`` gives only sections of at most this many
+    /// rows (``findMove(_:)``'s first pass).
+    var smallLayoutRows: Int? = nil
+    /// ``xPlaces()`` by the same key (whether only runs of one row count, and the extra thresholds).
+    var xPlacesCache: [[Int]: [(k: Int, n: Int)]] = [:]
 
     /// ``geometries(cross:)`` per kind of move (0: within, 1: across, 2: either).
     var geometryCache: [Int: [(count: Int, s: Int, t: Int)]] = [:]
