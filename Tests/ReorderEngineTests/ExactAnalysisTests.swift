@@ -86,6 +86,20 @@ import ReorderEngine
                 policy.rules.append(RowRule(.capacity(section: section, max: max ? bound : nil, min: max ? nil : bound, rows: rows), metadata: RuleMetadata(id: "bound-\(n)")))
                 policy.rules.append(RowRule(.capacity(section: section, max: max ? bound : nil, min: max ? nil : bound, rows: twin), metadata: RuleMetadata(id: "twin-\(n)")))
             }
+            // Plant a capacity that another covers (ExactAnalysis.capacityCovered: a max at or
+            // below it over at least its sections and rows; a min at or above it over the same
+            // rows), and sometimes one that looks covered and is not (a narrower section or
+            // fewer rows counted by the other, or a looser bound).
+            if gen.chance(0.25) {
+                let section = gen.sectionSelector(), rows: RowSelector? = gen.chance(0.5) ? nil : gen.rowSelector()
+                let bound = gen.int(0...2), isMax = gen.chance(0.6)
+                let wider: SectionSelector = gen.chance(0.5) ? .all : section
+                let other = gen.chance(0.7) ? bound + (isMax ? -gen.int(0...1) : gen.int(0...1)) : bound + (isMax ? 1 : -1)
+                let otherRows: RowSelector? = gen.chance(0.7) ? rows : gen.rowSelector()
+                let cover = RowRule.Kind.capacity(section: gen.chance(0.8) ? wider : gen.sectionSelector(), max: isMax ? .value(Swift.max(0, other)) : nil, min: isMax ? nil : .value(Swift.max(0, other)), rows: otherRows)
+                policy.rules.append(RowRule(cover, metadata: RuleMetadata(id: "cover-\(n)")))
+                policy.rules.append(RowRule(.capacity(section: section, max: isMax ? .value(bound) : nil, min: isMax ? nil : .value(bound), rows: rows), metadata: RuleMetadata(id: "covered-\(n)")))
+            }
             // Plant pins that may hold one row at both ends (an index from the start, one from
             // the end, either through a pin or a reserve).
             if gen.chance(0.3) {

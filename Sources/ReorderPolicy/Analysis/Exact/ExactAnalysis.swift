@@ -161,6 +161,14 @@ struct ExactAnalysis {
                 all.remove(r)
                 continue
             }
+            // A capacity another live capacity covers (SPEC §10.1: the same question is not
+            // searched again for rules that cannot change a decision): every move it refuses,
+            // the other refuses too, so deleting it changes no decision and no target.
+            if Self.capacityCovered(r, by: all.subtracting([r]), rules, &search) {
+                dead.append(r)
+                all.remove(r)
+                continue
+            }
             var alive = false, unknown = false
             if rules[r].holds {
                 switch search.findHeldRow(mustHold: [r], mustNotHold: holders.subtracting([r]), largestFirst: true) {
@@ -266,6 +274,44 @@ struct ExactAnalysis {
                 }
             }
         }
+    }
+
+    /// Whether capacity rule `r` refuses no move that some rule of `others` does not refuse too
+    /// (nil-free: false when unknown). A capacity refuses a move between two sections when the
+    /// moving row is one it counts and, in a section it selects, the destination's count plus
+    /// one is above its `max`, or the source's count minus one below its `min` (Capacity.swift).
+    /// So its `max` of a is covered by a capacity `max` of b ≤ a that selects every section it
+    /// selects and counts every row it counts (that count is at least its count); its `min` of
+    /// a by a `min` of b ≥ a over the same sections that counts exactly its rows (the same
+    /// count, and the moving row counted by both). Numbers only: an attribute bound is the
+    /// search's question.
+    static func capacityCovered(_ r: Int, by others: Set<Int>, _ rules: [AnalysedRule], _ search: inout MoveSearch) -> Bool {
+        guard case .capacity(let section, let max, let min, let rows) = rules[r].meaning else { return false }
+        func within(_ a: SectionSelector, _ b: SectionSelector) -> Bool {
+            switch (a, b) {
+            case (_, .all): true
+            case (.some(let x), .some(let y)): x.allSatisfy(y.contains)
+            case (.all, .some): false
+            }
+        }
+        func covered(max isMax: Bool, _ bound: Int) -> Bool {
+            others.sorted().contains { o in
+                guard case .capacity(let oSection, let oMax, let oMin, let oRows) = rules[o].meaning, within(section, oSection) else { return false }
+                if isMax {
+                    guard case .value(let b)? = oMax, b <= bound else { return false }
+                    return counts(rows, within: oRows, &search) == true
+                }
+                guard case .value(let b)? = oMin, b >= bound else { return false }
+                return counts(rows, within: oRows, &search) == true && counts(oRows, within: rows, &search) == true
+            }
+        }
+        if let max {
+            guard case .value(let a) = max, covered(max: true, a) else { return false }
+        }
+        if let min {
+            guard case .value(let a) = min, covered(max: false, a) else { return false }
+        }
+        return max != nil || min != nil
     }
 
     /// Whether every row that `inner` counts is counted by `outer` too, on every table (nil
@@ -482,7 +528,7 @@ struct ExactAnalysis {
             }
             return out
         }
-        var reported = Set<Int>()
+        var reported = Set<Int>(), rowless = Set<Int>()
         var results: [(place: Int, cls: Int, frozen: Frozen)] = []
         for (cls, (section, sectionRule)) in zip(classes, namedBy).enumerated() {
             var base = MoveQuery()
@@ -492,13 +538,16 @@ struct ExactAnalysis {
             // already: the narrower classes say nothing more).
             var open: [Int] = [], rowWitness: [Int: MoveWitness] = [:]
             let moves = Self.placesThatMove(places, &search, in: base, c: search.vocabulary.rowConstant)
-            for p in places.indices where !reported.contains(p) && !moves.contains(p) {
+            for p in places.indices where !reported.contains(p) && !moves.contains(p) && !rowless.contains(p) {
                 var q = base
                 aim(&q, [p])
                 switch search.findRow(q) {
                 case .found(let w): open.append(p); rowWitness[p] = w
                 case .unknown: leave(.frozen, sectionRule.map { [$0] } ?? [])
-                case .none: break
+                case .none:
+                    // No row there that no rule holds, in any section: in none of a narrower
+                    // class either (the first class is every section).
+                    if section == nil { rowless.insert(p) }
                 }
             }
             var move = base
@@ -594,3 +643,4 @@ struct ExactAnalysis {
         }
     }
 }
+

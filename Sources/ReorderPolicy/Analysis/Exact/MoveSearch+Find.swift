@@ -175,6 +175,32 @@ extension MoveSearch {
         inFindMove = true
         defer { inFindMove = false }
         var unknown = false
+        // Rules whose verdict on a pair of sections no row or place changes: an accept that
+        // must not break refuses every move into its sections from outside `from`; one that
+        // must break needs a move into them; a capacity that must break needs its section on
+        // the side it limits. A pair they rule out is
+        // skipped before any frame is built (each frame would find nothing: SPEC §10.1, rules
+        // that cannot interact are not searched again).
+        let closingAccepts: [(SectionSelector, SectionSelector)] = q.mustNotBreak.sorted().compactMap {
+            if case .accept(let section, let from, _) = rules[$0].meaning { return (section, from) }
+            return nil
+        }
+        let breakingCapacities: [(SectionSelector, max: Bool, min: Bool)] = q.mustBreak.sorted().compactMap {
+            if case .capacity(let section, let max, let min, _) = rules[$0].meaning { return (section, max != nil, min != nil) }
+            return nil
+        }
+        let breakingAccepts: [SectionSelector] = q.mustBreak.sorted().compactMap {
+            if case .accept(let section, _, _) = rules[$0].meaning { return section }
+            return nil
+        }
+        func ruledOut(_ s: SectionSite, _ t: SectionSite, cross: Bool) -> Bool {
+            guard cross else { return !breakingCapacities.isEmpty || !breakingAccepts.isEmpty }
+            // An accept breaks only on a move into its sections.
+            for section in breakingAccepts where !t.selected(by: section) { return true }
+            for (section, from) in closingAccepts where t.selected(by: section) && !s.selected(by: from) { return true }
+            for (section, max, min) in breakingCapacities where !((max && t.selected(by: section)) || (min && s.selected(by: section))) { return true }
+            return false
+        }
         for g in geometries(cross: q.crossSection) {
             let cross = g.s != g.t
             let sSites = distinctSections(g.s, g.count)
@@ -191,6 +217,8 @@ extension MoveSearch {
                 for tSite in tSites {
                     if exhausted { return .unknown }
                     if let destination = q.destination, !destination(tSite) { continue }
+                    budget -= 1
+                    if ruledOut(sSite, tSite, cross: cross) { continue }
                     // A move shifts rows of its two sections only: a pin that must break needs rows there.
                     if !requiredPins.allSatisfy({ Self.mayHoldRows(rules[$0].meaning, in: sSite) || Self.mayHoldRows(rules[$0].meaning, in: tSite) }) { continue }
                     switch frame(q, g.count, sSite, tSite, cross: cross) {
@@ -600,7 +628,12 @@ extension MoveSearch {
         guard searchable else { return .unknown }
         // A query about one place (the frozen positions) needs that place's thresholds.
         if segmentMode && q.source != nil && extraBreakpoints.isEmpty { return .unknown }
-        let places = largestFirst ? Array(xPlaces().reversed()) : xPlaces()
+        // The places the query's `source` names, once (not once per section).
+        var places = largestFirst ? Array(xPlaces().reversed()) : xPlaces()
+        if let source = q.source {
+            budget -= places.count / 16
+            places = places.filter { source($0.k, $0.n) }
+        }
         let roles = queryRoles(q)
         // Each place is first asked of a blank row, rule by rule: a rule that must hold and
         // cannot, or must not hold and holds every row there, gives the place up at the cost of
@@ -620,15 +653,19 @@ extension MoveSearch {
             budget -= screen.count
             return false
         }
+        // A section a rule that must hold cannot hold a row of (its `section` keys do not select
+        // it) is given up at once, not place by place.
+        let mustHoldMeanings = roles.filter { $0.1 & Self.roleMustHold != 0 && rules[$0.0].holds }.map { rules[$0.0].meaning }
         // A place with no row in a section of some profile has none in any section of it.
         var rowless = Set<[Int]>()
         for g in geometries(cross: false) {
             for site in distinctSections(g.s, g.count) {
                 if let sourceSection = q.sourceSection, !sourceSection(site) { continue }
+                budget -= 1
+                if mustHoldMeanings.contains(where: { !Self.mayHoldRows($0, in: site) }) { continue }
                 let profile = siteProfiles[site]
                 for (xk, n) in places {
                     if exhausted { return .unknown }
-                    if let source = q.source, !source(xk, n) { continue }
                     let xSite = RowSite(section: site, k: xk, n: n)
                     if screened(xSite) { continue }
                     if let profile, rowless.contains([profile, xk, n]) { continue }
@@ -704,19 +741,27 @@ extension MoveSearch {
     /// Whether some row of some table matches `selector` (nil: unknown, out of budget).
     mutating func rowSelectorSelectsSomething(_ selector: RowSelector) -> Bool? {
         guard searchable else { return nil }
-        // Only whether: the largest sections first (every class of place has a run there).
+        // Only whether: the largest sections first (every class of place has a run there), each
+        // size tried in every section before the next size, so that a selector of one section
+        // and one place is found in the first size, not after every size of every other section.
         let places = Array(xPlaces().reversed())
         let blank = blankRow
-        for g in geometries(cross: false) {
-            for site in distinctSections(g.s, g.count) {
-                for (xk, n) in places {
+        var sites: [SectionSite] = []
+        for g in geometries(cross: false) { sites += distinctSections(g.s, g.count) }
+        var start = 0
+        while start < places.count {
+            var end = start + 1
+            while end < places.count && places[end].n == places[start].n { end += 1 }
+            for site in sites {
+                if exhausted { return nil }
+                for (xk, n) in places[start..<end] {
                     let xSite = RowSite(section: site, k: xk, n: n)
                     budget -= 1
                     if xSite.match(selector, blank).matches == .no { continue }
                     if solver.solve([{ xSite.match(selector, $0).matches }]) != nil { return true }
-                    if exhausted { return nil }
                 }
             }
+            start = end
         }
         return false
     }
