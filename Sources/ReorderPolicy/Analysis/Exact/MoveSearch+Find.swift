@@ -104,6 +104,16 @@ extension MoveSearch {
         return roles.filter { $0.1 & required != 0 } + roles.filter { $0.1 & required == 0 }
     }
 
+    /// ``queryRoles(_:)``, kept for the last query's sets: the frozen places ask many row
+    /// questions with the same sets (only the place differs), and two copies of one set compare
+    /// equal at once (they share storage).
+    mutating func cachedRoles(_ q: MoveQuery) -> [(Int, UInt8)] {
+        if let m = rolesMemo, m.sets == [q.mustHold, q.mustNotHold, q.mustBreak, q.mustNotBreak] { return m.roles }
+        let roles = queryRoles(q)
+        rolesMemo = ([q.mustHold, q.mustNotHold, q.mustBreak, q.mustNotBreak], roles)
+        return roles
+    }
+
     /// The counters a cross-section move needs for the capacity rules the query names.
     func counters(_ q: MoveQuery, _ s: SectionSite, _ t: SectionSite) -> [Counter] {
         var out: [Counter] = []
@@ -170,7 +180,7 @@ extension MoveSearch {
         requiredPins = q.mustBreak.filter { rules[$0].pins }.sorted()
         solvedRows = [:]
         destinationCache = [:]
-        currentRoles = queryRoles(q)
+        currentRoles = cachedRoles(q)
         optionsCache = [:]
         inFindMove = true
         defer { inFindMove = false }
@@ -320,16 +330,24 @@ extension MoveSearch {
         var unknown = false, checked = false
         // The relaxed capacity verdicts per pair of counts and branch.
         var capacityMemo: [[Int]: Bool] = [:]
+        // Per capacity branch, once per frame: which capacity rules count the moving row, whether
+        // the branch is possible at all (a capacity the query needs broken must count it), and
+        // which source counters the moving row adds to.
+        let branches = 0..<(1 << capacityRules.count)
+        let countedByBranch: [[Int: Bool]] = branches.map { branch in
+            Dictionary(uniqueKeysWithValues: capacityRules.enumerated().map { ($1, branch & (1 << $0) != 0) })
+        }
+        let branchPossible = countedByBranch.map { counted in !q.mustBreak.contains { counted[$0] == false } }
+        let xCountsByBranch = countedByBranch.map { counted in sCounters.map { counted[$0.rule] ?? false } }
         for (a, (arrangement, xk, n)) in cache.arrangements.enumerated() {
             // Out of work: no "none" may come from a programme cut short.
             if exhausted { return .unknown }
             let xSite = RowSite(section: sSite, k: xk, n: n)
             var base: [(PartialRow) -> Tri]? = nil, baseRow: Row?? = nil
-            for branch in 0..<(1 << capacityRules.count) {
-                var counted: [Int: Bool] = [:]
-                for (b, r) in capacityRules.enumerated() { counted[r] = branch & (1 << b) != 0 }
+            for branch in branches {
+                let counted = countedByBranch[branch]
                 // A capacity the query needs broken must count the moving row.
-                if q.mustBreak.contains(where: { counted[$0] == false }) { continue }
+                if !branchPossible[branch] { continue }
                 let key = cache.place[a] << capacityRules.count + branch
                 let x: Row
                 if let cached = cache.rows[key] {
@@ -372,7 +390,7 @@ extension MoveSearch {
                     x = row
                 }
                 guard let sOutcomes = runSource(arrangement, sSite, cross: cross, q, sCounters,
-                                                xCounts: sCounters.map { counted[$0.rule] ?? false }, saturation: t) else { return .unknown }
+                                                xCounts: xCountsByBranch[branch], saturation: t) else { return .unknown }
                 if !cross {
                     for compact in sOutcomes where compact.state.between && coversPins(compact.state.broken) {
                         let o = compact.expanded()
@@ -634,7 +652,7 @@ extension MoveSearch {
             budget -= places.count / 16
             places = places.filter { source($0.k, $0.n) }
         }
-        let roles = queryRoles(q)
+        let roles = cachedRoles(q)
         // Each place is first asked of a blank row, rule by rule: a rule that must hold and
         // cannot, or must not hold and holds every row there, gives the place up at the cost of
         // the rules asked so far. The rule that gave a place up is asked first at the next one

@@ -110,12 +110,13 @@ extension MoveSearch {
             // (A run of one row when it is the only one a `source` query may name: its place's
             // thresholds are among ``extraBreakpoints`` then.)
             let onlySingles = !extraBreakpoints.isEmpty && !sourceIsRun
+            if let last = lastXPlaces, last.onlySingles == onlySingles, last.small == smallLayoutRows, last.extra == extraBreakpoints { return last.places }
             let key = [onlySingles ? 1 : 0, smallLayoutRows ?? -1] + effectiveExtraBreakpoints
-            if let cached = xPlacesCache[key] { return cached }
-            let made = layouts(minimum: 1, saturation: 1).flatMap { layout in
+            let made = xPlacesCache[key] ?? layouts(minimum: 1, saturation: 1).flatMap { layout in
                 layout.segments.filter { !onlySingles || $0.length == 1 }.map { (k: $0.k, n: layout.n) }
             }
             xPlacesCache[key] = made
+            lastXPlaces = (extraBreakpoints, onlySingles, smallLayoutRows, made)
             return made
         }
         return shapes(x: true, slot: false).compactMap { shape in shape.firstIndex(of: .x).map { (k: $0, n: shape.count) } }

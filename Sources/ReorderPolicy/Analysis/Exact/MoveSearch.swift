@@ -305,6 +305,10 @@ struct MoveSearch {
     var smallLayoutRows: Int? = nil
     /// ``xPlaces()`` by the same key (whether only runs of one row count, and the extra thresholds).
     var xPlacesCache: [[Int]: [(k: Int, n: Int)]] = [:]
+    /// The last answer of ``xPlaces()``, with what it was asked under (most calls repeat it).
+    var lastXPlaces: (extra: [Int], onlySingles: Bool, small: Int?, places: [(k: Int, n: Int)])? = nil
+    /// The last query's roles (``cachedRoles(_:)``).
+    var rolesMemo: (sets: [Set<Int>], roles: [(Int, UInt8)])? = nil
 
     /// ``geometries(cross:)`` per kind of move (0: within, 1: across, 2: either).
     var geometryCache: [Int: [(count: Int, s: Int, t: Int)]] = [:]
