@@ -14,6 +14,9 @@ public struct PolicyAnalyzer {
     private let enumerator: TableEnumerator
     /// The policy compiled by its loader, when it came from a document.
     private let compiled: CompiledPolicy?
+    /// The accepts whose `from` selects no section (they close their sections on purpose),
+    /// found once: ``closingAccept(of:)`` asks for every dead capacity.
+    private let closingAccepts: [Int]
 
     /// Creates an analyzer.
     public init(policy: Policy, source: SourceFile, bound: AnalysisBound = .standard) {
@@ -22,6 +25,10 @@ public struct PolicyAnalyzer {
 
     private init(policy: Policy, compiled: CompiledPolicy?, source: SourceFile, bound: AnalysisBound) {
         self.policy = policy
+        closingAccepts = policy.rules.indices.filter {
+            guard case .accept(_, let from, _) = policy.rules[$0].kind.meaning else { return false }
+            return AnalysisProofs.selectsNothing(from)
+        }
         self.compiled = compiled
         self.source = source
         self.bound = bound
@@ -115,9 +122,10 @@ public struct PolicyAnalyzer {
         // nothing) that makes a capacity dead, and rows held at both ends when the exact search
         // could not answer. Without such rules it has nothing to find, and is skipped.
         let empty = Set(exact.selectsNothing.map(\.rule))
+        let deadRules = Set(exact.dead)
         let candidateLocks = exact.nothingMoves ? [] : rules.indices.filter {
             guard case .hold(_, pins: false, _) = rules[$0].kind.meaning else { return false }
-            return !exact.dead.contains($0) && !empty.contains($0) && !AnalysisProofs.selectsNothing(rules[$0])
+            return !deadRules.contains($0) && !empty.contains($0) && !AnalysisProofs.selectsNothing(rules[$0])
         }
         // The search decides both on every table (docs/ANALYSIS.md, "Locks whose rows shift");
         // the enumeration stands in only for a question it could not answer.
@@ -447,6 +455,7 @@ public struct PolicyAnalyzer {
     ) -> [Diagnostic] {
         var out: [Diagnostic] = []
         let rules = policy.rules
+        let dead = Set(exact.dead)
         // Every finding carries its claim as data (SPEC §10.1): the property its code states
         // (or `property`), about the rule it stands at and `about`.
         func warn(_ code: DiagnosticCode, property: AnalysisClaim.Property? = nil, _ message: String, _ meta: RuleMetadata, help: String?, example: Example? = nil,
@@ -489,17 +498,17 @@ public struct PolicyAnalyzer {
                      help: "to take rows only from some sections, name those in 'from'; to close the sections on purpose, write 'from: []'")
                 continue
             }
-            if let example = f.displaced, !exact.dead.contains(index) {
+            if let example = f.displaced, !dead.contains(index) {
                 warn(.lockDisplaced, "rows locked by '\(meta.id)' can still be shifted by moves around them", meta,
                      help: "lock only stops a row from being picked up; use 'pin' to keep it in place", example: example)
             }
-            if exact.dead.contains(index), let accept = closingAccept(of: index) {
+            if dead.contains(index), let accept = closingAccept(of: index) {
                 // The cause is an accept that closes the sections on purpose ('from' selects
                 // none): said once, at the accept.
                 warn(.closedSection, "the sections '\(rules[accept].metadata.id)' guards accept no row from any other section, so the max of capacity '\(meta.id)' never matters", rules[accept].metadata,
                      help: "if the section should take rows, widen 'from' or 'rows'; if not, drop the capacity", example: facts[accept].refusedEntry,
                      about: [meta.id])
-            } else if exact.dead.contains(index) {
+            } else if dead.contains(index) {
                 warn(.deadRule, "rule '\(meta.id)' never changes whether or where a row can move: on every table, whatever it refuses or holds, other rules refuse or hold too", meta,
                      help: "remove it, or change it so that it does what it should")
             } else if exact.incomplete, let reason = Self.redundancy(of: index, in: rules) {
@@ -593,13 +602,20 @@ public struct PolicyAnalyzer {
 
     /// Why rule `index` is redundant on every table (AnalysisProofs), or nil.
     package static func redundancy(of index: Int, in rules: [RowRule]) -> String? {
-        rules.indices.lazy.filter { $0 != index }
+        // Every pair of rules, so only up to ``textProofRuleLimit`` rules (a policy of thousands
+        // would spend minutes here; its rules left undecided are named as such).
+        guard rules.count <= textProofRuleLimit else { return nil }
+        return rules.indices.lazy.filter { $0 != index }
             .compactMap { AnalysisProofs.subsumes(rules[$0], rules[index], oIsEarlier: $0 < index) }.first
     }
 
+    /// The most rules the text proofs compare pairwise (``redundancy(of:in:)``).
+    static let textProofRuleLimit = 1_000
+
     /// Why section rule `index` is redundant on every table, or nil.
     package static func redundancy(ofSection index: Int, in rules: [SectionRule]) -> String? {
-        rules.indices.lazy.filter { $0 != index }
+        guard rules.count <= textProofRuleLimit else { return nil }
+        return rules.indices.lazy.filter { $0 != index }
             .compactMap { AnalysisProofs.subsumes(rules[$0], rules[index], oIsEarlier: $0 < index) }.first
     }
 
@@ -721,10 +737,7 @@ public struct PolicyAnalyzer {
     /// For a capacity with a max, an accept on the same sections whose `from` selects nothing.
     private func closingAccept(of index: Int) -> Int? {
         guard case .capacity(_, _?, _, _) = policy.rules[index].kind.meaning else { return nil }
-        return policy.rules.indices.first { a in
-            guard case .accept(_, let from, _) = policy.rules[a].kind.meaning else { return false }
-            return AnalysisProofs.selectsNothing(from) && sharesSection(a, index)
-        }
+        return closingAccepts.first { sharesSection($0, index) }
     }
 
     private func sharesSection(_ a: Int, _ b: Int) -> Bool {

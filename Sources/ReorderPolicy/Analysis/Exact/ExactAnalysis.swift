@@ -117,7 +117,18 @@ struct ExactAnalysis {
         // together (rules only ever add refusals, so the decisions are squeezed between those
         // of the policy and of the policy without them: docs/ANALYSIS.md).
         var all = Set(rules.indices)
-        var holders: Set<Int> { Set(all.filter { rules[$0].holds }) }
+        // Kept as rules are found dead (not recomputed per question: a policy of thousands of
+        // rules would spend its time there).
+        var holders = Set(rules.indices.filter { rules[$0].holds })
+        var meanings: [RuleMeaning: Int] = [:]
+        for rule in rules { meanings[rule.meaning, default: 0] += 1 }
+        var capacities = rules.indices.filter { if case .capacity = rules[$0].meaning { true } else { false } }
+        func remove(_ r: Int) {
+            all.remove(r)
+            holders.remove(r)
+            meanings[rules[r].meaning, default: 1] -= 1
+            capacities.removeAll { $0 == r }
+        }
         for r in rules.indices.reversed() {
             // 1. Selectors that choose which rows or sections the rule is about.
             var empty: String? = nil
@@ -156,17 +167,17 @@ struct ExactAnalysis {
             // 2. Dead: no row held by it alone, no move refused by it alone. A rule with the
             // same meaning as another still in the policy is dead without a search (the other
             // holds and refuses exactly what it does).
-            if all.contains(where: { $0 != r && rules[$0].meaning == rules[r].meaning }) {
+            if meanings[rules[r].meaning, default: 0] > 1 {
                 dead.append(r)
-                all.remove(r)
+                remove(r)
                 continue
             }
             // A capacity another live capacity covers (SPEC §10.1: the same question is not
             // searched again for rules that cannot change a decision): every move it refuses,
             // the other refuses too, so deleting it changes no decision and no target.
-            if Self.capacityCovered(r, by: all.subtracting([r]), rules, &search) {
+            if case .capacity = rules[r].meaning, Self.capacityCovered(r, by: capacities.filter { $0 != r }, rules, &search) {
                 dead.append(r)
-                all.remove(r)
+                remove(r)
                 continue
             }
             var alive = false, unknown = false
@@ -190,7 +201,7 @@ struct ExactAnalysis {
             }
             if unknown { leave(.dead, [r]) } else if !alive {
                 dead.append(r)
-                all.remove(r)
+                remove(r)
             }
         }
         var anyMove = MoveQuery()
@@ -213,11 +224,14 @@ struct ExactAnalysis {
     private mutating func findDoublyHeld(_ rules: [AnalysedRule], _ search: inout MoveSearch, alive: Set<Int>) {
         let empty = Set(selectsNothing.map(\.rule))
         let pins = rules.indices.filter { rules[$0].pins && !empty.contains($0) }
+        // Each pin's ends and liveness, once (not per pair: thousands of pins make millions).
+        let ends = pins.map { Self.anchorEnds(rules[$0].meaning) }, live = pins.map { alive.contains($0) }
         var found: [DoublyHeld] = []
         for (i, a) in pins.enumerated() {
-            for b in pins[(i + 1)...] where alive.contains(a) || alive.contains(b) {
+            for j in (i + 1)..<pins.count where live[i] || live[j] {
+                let b = pins[j]
                 // Two rules that can only anchor at one and the same end hold no row at both.
-                let ea = Self.anchorEnds(rules[a].meaning), eb = Self.anchorEnds(rules[b].meaning)
+                let ea = ends[i], eb = ends[j]
                 guard (ea.start && eb.end) || (ea.end && eb.start) else { continue }
                 switch search.findDoublyHeldRow(a, b) {
                 case .found(let table, let row): found.append(DoublyHeld(first: a, second: b, table: table, row: row))
@@ -285,7 +299,7 @@ struct ExactAnalysis {
     /// a by a `min` of b ≥ a over the same sections that counts exactly its rows (the same
     /// count, and the moving row counted by both). Numbers only: an attribute bound is the
     /// search's question.
-    static func capacityCovered(_ r: Int, by others: Set<Int>, _ rules: [AnalysedRule], _ search: inout MoveSearch) -> Bool {
+    static func capacityCovered(_ r: Int, by others: [Int], _ rules: [AnalysedRule], _ search: inout MoveSearch) -> Bool {
         guard case .capacity(let section, let max, let min, let rows) = rules[r].meaning else { return false }
         func within(_ a: SectionSelector, _ b: SectionSelector) -> Bool {
             switch (a, b) {
@@ -295,7 +309,7 @@ struct ExactAnalysis {
             }
         }
         func covered(max isMax: Bool, _ bound: Int) -> Bool {
-            others.sorted().contains { o in
+            others.contains { o in
                 guard case .capacity(let oSection, let oMax, let oMin, let oRows) = rules[o].meaning, within(section, oSection) else { return false }
                 if isMax {
                     guard case .value(let b)? = oMax, b <= bound else { return false }

@@ -50,11 +50,18 @@ extension ExactAnalysis {
         // The witness's section is also made long (plain rows after its rows, up to 2·C + 2)
         // and its first movable row dropped at the end, or its last at the start: a move across
         // the whole section, which shifts every locked row in between.
+        // The engine's work on replays is charged too (a bind costs a unit per rule and row), so
+        // a policy of thousands of rules stops within the same allowance: the locks not reached
+        // are answered `.unknown` (and named as undecided).
+        var replayed = 0
+        func charge(_ table: Table) { replayed += rules.count + table.sections.reduce(1) { $0 + $1.rows.count } }
         func share(_ w: MoveWitness) {
+            guard replayed <= work else { return }
             var tries = [w]
             let plain = Row(id: search.vocabulary.plainID)
             if let long = Self.padded(w.table, around: w.from, upTo: 2 * search.vocabulary.rowConstant + 2, plain: plain).first,
                long.sections.count == w.table.sections.count {
+                charge(long)
                 let bound = original.bind(long)
                 let s = w.from.section, n = long.sections[s].rows.count
                 let movable = (0..<n).filter { bound.canMove(Position(section: s, row: $0)) }
@@ -62,6 +69,7 @@ extension ExactAnalysis {
                 if let last = movable.last { tries.append(MoveWitness(table: long, from: Position(section: s, row: last), to: Position(section: s, row: 0))) }
             }
             for w in tries where locks.contains(where: { out[$0] == nil }) {
+                charge(w.table)
                 let bound = original.bind(w.table)
                 guard bound.isValid(from: w.from, to: w.to), w.from != w.to else { continue }
                 for other in locks where out[other] == nil {
@@ -72,6 +80,10 @@ extension ExactAnalysis {
             }
         }
         for r in locks where out[r] == nil {
+            guard replayed <= work else {
+                out[r] = .unknown
+                continue
+            }
             q.mustBreak = [r]
             // Every row the lock holds is pinned at the start by another rule: "none" at once
             // (the search would have to exhaust every frame to say so). Else the table that
@@ -89,6 +101,11 @@ extension ExactAnalysis {
                 // row 300 dropped at 0).
                 let small = held.table.sections.reduce(0, { $0 + $1.rows.count }) <= 64
                 let plain = Row(id: search.vocabulary.plainID)
+                // Every move of a small table decided (each a unit per rule), or up to five
+                // tables bound with a few moves decided each.
+                let rowCount = held.table.sections.reduce(0, { $0 + $1.rows.count })
+                replayed += small ? rules.count * rowCount * (rowCount + held.table.sections.count) : 0
+                for _ in 0..<5 { charge(held.table) }
                 if let w = (small ? PolicyAnalyzer.displacements(of: [r], on: [held.table], original)[r] : nil)
                     ?? PolicyAnalyzer.displacementNear(r, on: held.table, original)
                     ?? Self.padded(held.table, around: held.from, upTo: 2 * search.vocabulary.rowConstant + 2, plain: plain).lazy.compactMap({ PolicyAnalyzer.displacementNear(r, on: $0, original) }).first {

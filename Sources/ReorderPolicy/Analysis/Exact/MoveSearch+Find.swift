@@ -140,7 +140,7 @@ extension MoveSearch {
 
     /// Finds a row move that does what `q` asks, on any table (docs/ANALYSIS.md).
     mutating func findMove(_ q: MoveQuery) -> SearchResult {
-        guard searchable else { return .unknown }
+        guard searchable, !exhausted else { return .unknown }
         // No row that the query lets move exists at all (every row is held): no move either.
         // The rows tried by ``findRow(_:)`` are the moving rows of every frame.
         if !q.mustNotHold.isEmpty || !q.mustHold.isEmpty {
@@ -603,7 +603,11 @@ extension MoveSearch {
     }
 
     /// Whether the engine agrees that the move does what `q` asks.
-    func reproduces(_ q: MoveQuery, _ table: Table, _ from: Position, _ to: Position) -> Bool {
+    mutating func reproduces(_ q: MoveQuery, _ table: Table, _ from: Position, _ to: Position) -> Bool {
+        // The engine's work is charged: a unit per rule of each policy bound (so a policy of
+        // thousands of rules pays for its confirmations; rows are not charged, since a witness
+        // of `index: -1000000` has a million of them and is still one confirmation).
+        budget -= policies.count * rules.count
         var held = Set<Int>(), broken = Set<Int>()
         for (p, policy) in policies.enumerated() {
             let bound = policy.bind(table)
@@ -643,7 +647,7 @@ extension MoveSearch {
     /// A row that meets the query's hold conditions, its `source` place and `sourceSection`,
     /// on some table; the witness moves it to the other end of its section.
     mutating func findRow(_ q: MoveQuery, largestFirst: Bool = false) -> SearchResult {
-        guard searchable else { return .unknown }
+        guard searchable, !exhausted else { return .unknown }
         // A query about one place (the frozen positions) needs that place's thresholds.
         if segmentMode && q.source != nil && extraBreakpoints.isEmpty { return .unknown }
         // The places the query's `source` names, once (not once per section).
