@@ -307,6 +307,8 @@ struct MoveSearch {
     var xPlacesCache: [[Int]: [(k: Int, n: Int)]] = [:]
     /// The last answer of ``xPlaces()``, with what it was asked under (most calls repeat it).
     var lastXPlaces: (extra: [Int], onlySingles: Bool, small: Int?, places: [(k: Int, n: Int)])? = nil
+    /// The forbidden pins of the last query's `mustNotBreak`, per section profile.
+    var forbiddenMemo: (sets: Set<Int>, all: [Int], byProfile: [Int: [Int]])? = nil
     /// The last query's roles (``cachedRoles(_:)``).
     var rolesMemo: (sets: [Set<Int>], roles: [(Int, UInt8)])? = nil
 
@@ -525,6 +527,20 @@ struct MoveSearch {
         return site.match(rows, row).matches
     }
 
+    /// The pins `query` must not break that may hold rows of `section` (``mayHoldRows``: their
+    /// `section` keys select it), in rule order; kept per section profile for the query's set.
+    private mutating func forbiddenPins(_ query: MoveQuery, _ section: SectionSite) -> [Int] {
+        if forbiddenMemo?.sets != query.mustNotBreak {
+            forbiddenMemo = (query.mustNotBreak, rules.indices.filter { rules[$0].pins && query.mustNotBreak.contains($0) }, [:])
+        }
+        guard let memo = forbiddenMemo else { return [] }
+        let profile = siteProfiles[section]
+        if let profile, let cached = memo.byProfile[profile] { return cached }
+        let made = memo.all.filter { Self.mayHoldRows(rules[$0].meaning, in: section) }
+        if let profile { forbiddenMemo?.byProfile[profile] = made }
+        return made
+    }
+
     /// The distinct effects a row can have at `site`: which required pins it breaks and which
     /// counters it adds to, each with a row that has it; rows that break a forbidden pin are out.
     mutating func options(_ site: RowSite, start: Bool, end: Bool, _ query: MoveQuery, _ counters: [Counter]) -> [(broken: UInt64, adds: [Bool], row: Row)] {
@@ -540,8 +556,12 @@ struct MoveSearch {
     private mutating func makeOptions(_ site: RowSite, start: Bool, end: Bool, _ query: MoveQuery, _ counters: [Counter]) -> [(broken: UInt64, adds: [Bool], row: Row)] {
         let blank = blankRow
         // Forbidden pins: decided once for a row with nothing chosen where that settles them.
+        // Only the pins that may hold rows of this section (per profile, once per query), each
+        // a unit of work: a policy of thousands of pins pays for the ones it asks.
+        let forbidden = forbiddenPins(query, site.section)
+        budget -= forbidden.count + 1
         var base: [(PartialRow) -> Tri] = []
-        for p in rules.indices where rules[p].pins && query.mustNotBreak.contains(p) {
+        for p in forbidden {
             let meaning = rules[p].meaning
             switch Self.pinBreaks(meaning, site, blank, start: start, end: end) {
             case .no: continue
