@@ -4,53 +4,21 @@
 # CPU time (user + sys) and peak memory of the whole process, and what it found.
 # Usage: Benchmarks/analysis-families.sh [path/to/reorder-policy]   (default: the release build)
 # SIZES="300" limits the sizes; LIMIT=120 kills a run after that many seconds.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-binary="${1:-.build/release/reorder-policy}"
-[ -x "$binary" ] || swift build -c release --product reorder-policy
-dir="$(mktemp -d)"
-trap 'rm -rf "$dir"' EXIT
-python3 - "$dir" "${SIZES:-50 100 300}" <<'PY'
+source "$(dirname "$0")/analysis-setup.sh"
+PYTHONPATH=Benchmarks python3 - "$dir" "${SIZES:-50 100 300}" <<'PY'
 import random, sys
+from random_policies import RandomPolicies
 out, sizes = sys.argv[1], [int(x) for x in sys.argv[2].split()]
 head = "reorder-policy: 1\nname: p\nrules:\n"
 def write(name, lines): open(f"{out}/{name}.yaml", "w").write(head + "".join(f"  - {l}\n" for l in lines))
 def realistic(n, seed, sections):
-    random.seed(seed)
-    secs = [f"S{i}" for i in range(sections)]
-    kinds, tags, ids = ["card", "header", "note", "add", "status"], ["sticky", "sorted", "urgent"], [f"item{i}" for i in range(40)]
-    def secsel():
-        r = random.random()
-        if r < 0.5: return random.choice(secs)
-        if r < 0.7: return "[" + ", ".join(random.sample(secs, 2)) + "]"
-        if r < 0.8: return "{ kind: bucket }"
-        if r < 0.9: return str(random.choice([0, 1, -1]))
-        return "all"
-    def rowsel():
-        parts = []
-        r = random.random()
-        if r < 0.25: parts.append(f"first: {random.randint(1, 3)}")
-        elif r < 0.4: parts.append(f"last: {random.randint(1, 3)}")
-        elif r < 0.5: parts.append(f"index: {random.choice([0, 1, 2, -1, -2, random.randint(3, 5000)])}")
-        if random.random() < 0.4: parts.append(f"kind: {random.choice(kinds)}")
-        if random.random() < 0.3: parts.append(f"id: {random.choice(ids)}")
-        if random.random() < 0.4: parts.append(f"section: {secsel()}")
-        if random.random() < 0.15: parts.append(f"tag: {random.choice(tags)}")
-        if random.random() < 0.1: parts.append(f"not: {{ kind: {random.choice(kinds)} }}")
-        if not parts: parts.append(f"kind: {random.choice(kinds)}")
-        return "{ " + ", ".join(parts) + " }"
-    rules = []
-    for _ in range(n):
-        k = random.choice(["lock", "pin", "pin", "keep-in-section", "accept", "capacity", "reserve", "keep-order"])
-        if k in ("lock", "pin", "keep-in-section"): rules.append(f"{k}: {rowsel()}")
-        elif k == "accept": rules.append(f"accept: {{ section: {secsel()}, from: {secsel()} }}")
-        elif k == "capacity":
-            b = random.choice([f"max: {random.randint(0, 9)}", f"min: {random.randint(0, 2)}", "max: { attribute: wip }"])
-            extra = ", rows: { kind: card }" if random.random() < 0.3 else ""
-            rules.append(f"capacity: {{ section: {secsel()}, {b}{extra} }}")
-        elif k == "reserve": rules.append(f"reserve: {{ {random.choice(['first', 'last'])}: {random.randint(1, 3)}, section: {random.choice(secs)} }}")
-        else: rules.append(f"keep-order: {secsel()}")
-    return rules
+    gen = RandomPolicies(seed, sections=[f"S{i}" for i in range(sections)], kinds=["card", "header", "note", "add", "status"],
+                         tags=["sticky", "sorted", "urgent"], ids=[f"item{i}" for i in range(40)],
+                         sections_by=[(0.5, "name"), (0.7, "pair"), (0.8, "bucket"), (0.9, "index")],
+                         positions=[(0.25, "first"), (0.4, "last"), (0.5, "index")], first=3,
+                         indices=lambda: [0, 1, 2, -1, -2, random.randint(3, 5000)], section_chance=0.4, tag_chance=0.15,
+                         key_always=True, reserve_sections=True, max_bound=9)
+    return [gen.rule() for _ in range(n)]
 write("board-50-columns", [r for k in range(50) for r in (f"pin: {{ index: 0, section: C{k} }}", f"capacity: {{ section: C{k}, max: {3 + k % 5} }}", f"accept: {{ section: C{k}, from: [C{(k + 1) % 50}] }}")])
 for n in sizes:
     write(f"locks-at-1000-{n}", [f"lock: {{ index: {1000 + k} }}" for k in range(n)])

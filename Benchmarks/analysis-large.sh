@@ -3,12 +3,7 @@
 # reserve over 120 ids and 20 sections, fixed seed) and on the bundled board at --analysis-bound
 # 5x5: wall time of the whole process, median of 3 runs each.
 # Usage: Benchmarks/analysis-large.sh [path/to/reorder-policy]   (default: the release build)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-binary="${1:-.build/release/reorder-policy}"
-[ -x "$binary" ] || swift build -c release --product reorder-policy
-dir="$(mktemp -d)"
-trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/analysis-setup.sh"
 python3 - "$dir/large.yaml" <<'PY'
 import random, sys
 random.seed(300)
