@@ -151,14 +151,15 @@ enum PlaygroundPage {
 "use strict";
 var $ = function (id) { return document.getElementById(id); };
 var state = { policies: [], tables: [], tableFile: null, table: { sections: [] }, lintTimer: null, lint: null,
-              drag: null, lastResult: null, lintSeq: 0 };
+              drag: null, lastResult: null, lintSeq: 0, lintAbort: null };
 
 // ---- Talking to the server: every answer comes from POST /v1/playground -------------------
 // With a move, lint's analysis is skipped (it costs CPU time a drag would feel); edits run it.
-function playground(move) {
+// `signal` aborts the request (a lint that newer text makes stale).
+function playground(move, signal) {
   var body = { policy: $("policy").value, table: state.table };
   if (move) { body.move = move; body.analysis = false; }
-  return fetch("/v1/playground", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+  return fetch("/v1/playground", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal: signal })
     .then(function (r) { return r.json().then(function (j) {
       if (!r.ok) throw new Error(j.error ? j.error.code + ": " + j.error.message : "HTTP " + r.status);
       return j;
@@ -241,11 +242,18 @@ function showLint(lint) {
   });
   paintEditor();
 }
+// A lint still in flight when newer text arrives is aborted: its answer could only be stale,
+// and the browser stops waiting for it (the server's lint is bounded by the analysis budget).
 function relint() {
   clearTimeout(state.lintTimer);
   state.lintTimer = setTimeout(function () {
+    if (state.lintAbort) state.lintAbort.abort();
+    var abort = new AbortController();
+    state.lintAbort = abort;
     var seq = ++state.lintSeq;
-    playground(null).then(function (answer) { if (seq === state.lintSeq) showLint(answer.lint); }, showError);
+    playground(null, abort.signal).then(function (answer) {
+      if (seq === state.lintSeq) { state.lintAbort = null; showLint(answer.lint); }
+    }, function (error) { if (error.name !== "AbortError") showError(error); });
   }, 300);
 }
 $("policy").addEventListener("input", function () { state.lastResult = null; paintEditor(); relint(); });
