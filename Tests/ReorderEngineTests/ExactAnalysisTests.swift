@@ -570,6 +570,21 @@ import ReorderEngine
         #expect(cut.undecided[.dead] == [0, 1, 2], "\(cut.undecided)")
     }
 
+    /// The one `analysis-budget` message names each undecided property with its rules' ids in
+    /// SPEC §10's order, the first eight of a longer list and how many more, and the small
+    /// tables' budget as work, never seconds (SPEC §10.1).
+    @Test func theUndecidedMessageNamesPropertiesAndRules() throws {
+        let policy = Policy(name: "t", rules: (0..<12).map { RowRule(.lock(RowSelector(kinds: ["k\($0)"])), metadata: RuleMetadata(id: "l\($0)")) })
+        let analyzer = PolicyAnalyzer(policy: policy, source: SourceFile(path: "t.yaml", text: ""))
+        let exact = ExactAnalysis(policy, try CompiledPolicy(policy))
+        #expect(analyzer.undecidedMessage(exact, [:], stopped: nil) == nil)
+        let message = try #require(analyzer.undecidedMessage(exact, [.lockDisplaced: Set(0..<12), .dead: [3]], stopped: (5, 5000)))
+        #expect(message.text == "the exact analysis did not decide, within its work budget, whether 'l3' ever change a decision (dead); "
+            + "whether rows locked by 'l0', 'l1', 'l2', 'l3', 'l4', 'l5', 'l6', 'l7' and 4 more can be shifted (lock-displaced); "
+            + "findings it did not decide are missing (those reported hold as stated); "
+            + "the small tables tried in its stead stopped at their work budget (--analysis-budget 5: 5000 tables of this policy's size)", "\(message.text)")
+    }
+
     @Test func multiSectionAcceptIsNotClosed() throws {
         let policy = Policy(name: "p", rules: [RowRule(.accept(section: .some([.id("Doing"), .id("Review")]), from: .some([.id("Doing"), .id("Review")]), rows: .all), metadata: RuleMetadata(id: "a"))])
         let exact = ExactAnalysis(policy, try CompiledPolicy(policy))

@@ -207,10 +207,12 @@ struct ExactAnalysis {
         var anyMove = MoveQuery()
         anyMove.mustNotBreak = all
         anyMove.mustNotHold = holders
-        // A row seen moving on a concrete table answers at once; else the search decides.
-        if search.searchable, Self.placesThatMove(frozenPlaces(&search, all: all), &search, in: anyMove, c: search.vocabulary.rowConstant).isEmpty,
-           case .none = search.findMove(anyMove) { nothingMoves = true }
-        findFrozen(&search, rules, all: all, holders: holders)
+        // A row seen moving on a concrete table answers at once; else the search decides. The
+        // places seen moving in any section are the frozen question's first class's too.
+        let places = frozenPlaces(&search, all: all)
+        let moving = search.searchable ? Self.placesThatMove(places, &search, in: anyMove, c: search.vocabulary.rowConstant) : []
+        if search.searchable, moving.isEmpty, case .none = search.findMove(anyMove) { nothingMoves = true }
+        findFrozen(&search, rules, all: all, holders: holders, places: places, movingEverywhere: moving)
         findDeadSectionRules(policy, &search)
         findCapacityConflicts(rules, &search)
         findDoublyHeld(rules, &search, alive: all)
@@ -451,7 +453,10 @@ struct ExactAnalysis {
     /// removes its places, until no place left can move (one complete search, not one per
     /// place); each frozen place's cause likewise, rule by rule. Segment mode asks each place
     /// (or run) on its own, since each needs its own thresholds.
-    private mutating func findFrozen(_ search: inout MoveSearch, _ rules: [AnalysedRule], all: Set<Int>, holders: Set<Int>) {
+    /// `places`: ``frozenPlaces(_:all:)``; `movingEverywhere`: those ``placesThatMove`` finds
+    /// in any section (computed once, for the question whether anything moves at all).
+    private mutating func findFrozen(_ search: inout MoveSearch, _ rules: [AnalysedRule], all: Set<Int>, holders: Set<Int>,
+                                     places: [FrozenPlace], movingEverywhere: Set<Int>) {
         guard search.searchable else {
             leave(.frozen, [])
             return
@@ -464,7 +469,6 @@ struct ExactAnalysis {
         // with locks alone, a row that can be picked up can go to any other slot of a table
         // with two rows at that place, so no place is frozen.
         guard all.contains(where: { rules[$0].pins || !rules[$0].holds }) else { return }
-        let places = frozenPlaces(&search, all: all)
         var classes: [SectionSelector?] = [nil], namedBy: [Int?] = [nil]
         for (r, rule) in rules.enumerated() where all.contains(r) {
             var named: SectionSelector? = nil
@@ -551,7 +555,7 @@ struct ExactAnalysis {
             // Places where a row no rule holds exists on some table (frozen in every section
             // already: the narrower classes say nothing more).
             var open: [Int] = [], rowWitness: [Int: MoveWitness] = [:]
-            let moves = Self.placesThatMove(places, &search, in: base, c: search.vocabulary.rowConstant)
+            let moves = section == nil ? movingEverywhere : Self.placesThatMove(places, &search, in: base, c: search.vocabulary.rowConstant)
             for p in places.indices where !reported.contains(p) && !moves.contains(p) && !rowless.contains(p) {
                 var q = base
                 aim(&q, [p])

@@ -64,9 +64,9 @@ extension ExactAnalysis {
                 charge(long)
                 let bound = original.bind(long)
                 let s = w.from.section, n = long.sections[s].rows.count
-                let movable = (0..<n).filter { bound.canMove(Position(section: s, row: $0)) }
-                if let first = movable.first { tries.append(MoveWitness(table: long, from: Position(section: s, row: first), to: Position(section: s, row: n - 1))) }
-                if let last = movable.last { tries.append(MoveWitness(table: long, from: Position(section: s, row: last), to: Position(section: s, row: 0))) }
+                func movable(_ i: Int) -> Bool { bound.canMove(Position(section: s, row: i)) }
+                if let first = (0..<n).first(where: movable) { tries.append(MoveWitness(table: long, from: Position(section: s, row: first), to: Position(section: s, row: n - 1))) }
+                if let last = (0..<n).reversed().first(where: movable) { tries.append(MoveWitness(table: long, from: Position(section: s, row: last), to: Position(section: s, row: 0))) }
             }
             for w in tries where locks.contains(where: { out[$0] == nil }) {
                 charge(w.table)
@@ -99,13 +99,13 @@ extension ExactAnalysis {
                 // or before it, or a plain row in a section of its own, so that a row no lock
                 // holds stands beside a run of locked rows (300 locks at 0–299 are shifted by
                 // row 300 dropped at 0).
-                let small = held.table.sections.reduce(0, { $0 + $1.rows.count }) <= 64
-                let plain = Row(id: search.vocabulary.plainID)
-                // Every move of a small table decided (each a unit per rule), or up to five
-                // tables bound with a few moves decided each.
                 let rowCount = held.table.sections.reduce(0, { $0 + $1.rows.count })
+                let small = rowCount <= 64
+                let plain = Row(id: search.vocabulary.plainID)
+                // Every move of a small table decided (each a unit per rule), and up to five
+                // tables bound with a few moves decided each.
                 replayed += small ? rules.count * rowCount * (rowCount + held.table.sections.count) : 0
-                for _ in 0..<5 { charge(held.table) }
+                replayed += 5 * (rules.count + rowCount + 1)
                 if let w = (small ? PolicyAnalyzer.displacements(of: [r], on: [held.table], original)[r] : nil)
                     ?? PolicyAnalyzer.displacementNear(r, on: held.table, original)
                     ?? Self.padded(held.table, around: held.from, upTo: 2 * search.vocabulary.rowConstant + 2, plain: plain).lazy.compactMap({ PolicyAnalyzer.displacementNear(r, on: $0, original) }).first {

@@ -188,18 +188,18 @@ extension MoveSearch {
         // Rules whose verdict on a pair of sections no row or place changes: an accept that
         // must not break refuses every move into its sections from outside `from`; one that
         // must break needs a move into them; a capacity that must break needs its section on
-        // the side it limits. A pair they rule out is
-        // skipped before any frame is built (each frame would find nothing: SPEC §10.1, rules
-        // that cannot interact are not searched again).
-        let closingAccepts: [(SectionSelector, SectionSelector)] = q.mustNotBreak.sorted().compactMap {
+        // the side it limits. A pair they rule out is skipped before any frame is built (each
+        // frame would find nothing: SPEC §10.1, rules that cannot interact are not searched
+        // again). Only whether, so the sets' order does not matter.
+        let closingAccepts: [(SectionSelector, SectionSelector)] = q.mustNotBreak.compactMap {
             if case .accept(let section, let from, _) = rules[$0].meaning { return (section, from) }
             return nil
         }
-        let breakingCapacities: [(SectionSelector, max: Bool, min: Bool)] = q.mustBreak.sorted().compactMap {
+        let breakingCapacities: [(SectionSelector, max: Bool, min: Bool)] = q.mustBreak.compactMap {
             if case .capacity(let section, let max, let min, _) = rules[$0].meaning { return (section, max != nil, min != nil) }
             return nil
         }
-        let breakingAccepts: [SectionSelector] = q.mustBreak.sorted().compactMap {
+        let breakingAccepts: [SectionSelector] = q.mustBreak.compactMap {
             if case .accept(let section, _, _) = rules[$0].meaning { return section }
             return nil
         }
