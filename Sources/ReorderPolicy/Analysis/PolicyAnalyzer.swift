@@ -260,9 +260,6 @@ public struct PolicyAnalyzer {
         if let tags = exact.tooManySectionTags {
             text = "the exact analysis did not run: this policy tells sections apart by \(tags) tag classes (tags that different selectors name), more than the \(MoveSearch.maxSectionTagClasses) whose every combination it builds; findings it would make are missing (only repeated rules are reported)"
             help = "name section tags in fewer distinct selectors, or select those sections by id or kind"
-        } else if let bound = exact.capacityTooLarge {
-            text = "the exact analysis did not run: this policy bounds a capacity at \(bound), and the search counts rows only up to bounds of \(MoveSearch.maxCapacityConstant); findings it would make are missing (only repeated rules are reported)"
-            help = "the engine decides moves with this bound as written; only lint's proofs are skipped"
         } else if let constants = exact.unsearchable {
             let which = [constants.rowConstant > 0 ? "row positions up to \(constants.rowConstant)" : nil,
                          constants.sectionConstant > 0 ? "section positions up to \(constants.sectionConstant)" : nil].compactMap { $0 }

@@ -34,9 +34,6 @@ struct ExactAnalysis {
     /// Why the search answered nothing at all, when it did not start: the position constants
     /// call for more frames than its work budget (``MoveSearch/searchable``).
     var unsearchable: (rowConstant: Int, sectionConstant: Int)? = nil
-    /// The largest capacity bound, when it is above what the search takes
-    /// (``MoveSearch/maxCapacityConstant``): then it did not start either.
-    var capacityTooLarge: Int? = nil
     /// The number of section tag classes, when there are more than the search builds sections
     /// for (``MoveSearch/maxSectionTagClasses``): then it did not start either.
     var tooManySectionTags: Int? = nil
@@ -94,20 +91,18 @@ struct ExactAnalysis {
     /// the explicit shapes do; for tests that compare the two).
     private let frozenRuns: Bool
 
-    init(_ policy: Policy, _ compiled: CompiledPolicy, work: Int = defaultWork, segments: Bool? = nil, sectionSegments: Bool? = nil, frozenRuns: Bool = true, sharesFrames: Bool = true) {
+    init(_ policy: Policy, _ compiled: CompiledPolicy, work: Int = defaultWork, segments: Bool? = nil, sectionSegments: Bool? = nil, frozenRuns: Bool = true, sharesFrames: Bool = true, exactCapacities: Int = MoveSearch.exactCapacityLimit) {
         self.frozenRuns = frozenRuns
         let rules = policy.rules.enumerated().map { AnalysedRule(policy: 0, index: $0.offset, meaning: $0.element.kind.meaning) }
         let vocabulary = Vocabulary([policy])
         rowConstant = vocabulary.rowConstant
         sectionConstant = vocabulary.sectionConstant
-        var search = MoveSearch(rules: rules, policies: [compiled], vocabulary: vocabulary, budget: work, segments: segments, sectionSegments: sectionSegments)
+        var search = MoveSearch(rules: rules, policies: [compiled], vocabulary: vocabulary, budget: work, segments: segments, sectionSegments: sectionSegments, exactCapacities: exactCapacities)
         search.sharesFrames = sharesFrames
         search.findRowsWithin()
         if !search.searchable {
             if vocabulary.sectionTags.count > MoveSearch.maxSectionTagClasses {
                 tooManySectionTags = vocabulary.sectionTags.count
-            } else if vocabulary.capacityConstant > MoveSearch.maxCapacityConstant {
-                capacityTooLarge = vocabulary.capacityConstant
             } else {
                 unsearchable = (vocabulary.rowConstant, vocabulary.sectionConstant)
             }

@@ -119,18 +119,27 @@ extension MoveSearch {
         var out: [Counter] = []
         for r in rules.indices where q.mustBreak.contains(r) || q.mustNotBreak.contains(r) {
             guard case .capacity(let section, let max, let min, _) = rules[r].meaning else { continue }
-            if let max, t.selected(by: section) { out.append(Counter(rule: r, max: true, cap: Self.cap(max, max: true))) }
-            if let min, s.selected(by: section) { out.append(Counter(rule: r, max: false, cap: Self.cap(min, max: false))) }
+            if let max, t.selected(by: section) { out.append(Counter(rule: r, max: true, cap: cap(max, max: true), open: isOpen(max))) }
+            if let min, s.selected(by: section) { out.append(Counter(rule: r, max: false, cap: cap(min, max: false), open: isOpen(min))) }
         }
         return out
     }
 
     /// How far a count is followed for a bound: a `max` of b needs counts up to b, a `min` of
-    /// b up to b + 1; an attribute bound up to ``attributeCap``.
-    static func cap(_ bound: CapacityBound, max isMax: Bool) -> Int {
+    /// b up to b + 1; a value bound above ``exactCapacities`` up to that (at least 1), open
+    /// there; an attribute bound up to ``attributeCap``.
+    func cap(_ bound: CapacityBound, max isMax: Bool) -> Int {
         switch bound {
-        case .value(let v): isMax ? v : v + 1
-        case .attribute: attributeCap
+        case .value(let v): v > exactCapacities ? Swift.max(exactCapacities, 1) : isMax ? v : v + 1
+        case .attribute: Self.attributeCap
+        }
+    }
+
+    /// Whether a count at the bound's cap stands for any larger count (``Counter/open``).
+    func isOpen(_ bound: CapacityBound) -> Bool {
+        switch bound {
+        case .value(let v): v > exactCapacities
+        case .attribute: true
         }
     }
 
@@ -511,6 +520,8 @@ extension MoveSearch {
             let relaxed = side.saturated && !exact
             switch bound {
             case .value(let v)?:
+                // An open count at its cap stands for any larger one: either verdict.
+                if relaxed && side.counter.open { continue }
                 let broken = side.counter.max ? side.count + 1 > v : side.count - 1 < v
                 if mustBreak && !broken { return nil }
                 if mustNot && broken { return nil }
@@ -537,14 +548,22 @@ extension MoveSearch {
         // the cap each count is relaxed on its own, which forgets that; so it is said here. A
         // `max` on one attribute broken by the smaller count but kept by the larger
         // (A ≤ c_small ≤ c_large < A), or a `min` broken by the larger but kept by the smaller,
-        // happens on no table.
+        // happens on no table. The same holds of open value bounds past their caps: a `max` of
+        // a broken (c_a ≥ a) while one of b ≤ a is kept on as many rows or more (c_b < b), or a
+        // `min` of a broken (c_a ≤ a) while one of b ≥ a is kept on as few or fewer (c_b > b).
         for (i, a) in sides.enumerated() where breakSide.contains(i) && counted[a.counter.rule] == true {
             guard case .capacity(_, let aMax, let aMin, let aRows) = rules[a.counter.rule].meaning,
-                  case .attribute(let name)? = a.counter.max ? aMax : aMin else { continue }
+                  let aBound = a.counter.max ? aMax : aMin else { continue }
             for (j, b) in sides.enumerated() where j != i && !breakSide.contains(j) && b.counter.max == a.counter.max
                 && q.mustNotBreak.contains(b.counter.rule) && counted[b.counter.rule] == true {
                 guard case .capacity(_, let bMax, let bMin, let bRows) = rules[b.counter.rule].meaning,
-                      case .attribute(let other)? = b.counter.max ? bMax : bMin, other == name else { continue }
+                      let bBound = b.counter.max ? bMax : bMin else { continue }
+                switch (aBound, bBound) {
+                case (.attribute(let name), .attribute(let other)) where other == name: break
+                case (.value(let va), .value(let vb)) where a.saturated && b.saturated && !exact && a.counter.open && b.counter.open:
+                    if a.counter.max ? vb > va : vb < va { continue }
+                default: continue
+                }
                 // "Counts at least as many" from the selectors' meanings (`rowsWithin`, issue #62),
                 // not only from equal words.
                 let atMost = bRows == nil || aRows == bRows || within.contains([a.counter.rule, b.counter.rule])
@@ -578,20 +597,48 @@ extension MoveSearch {
             t.rows = tRows
             table.sections[tSite.index] = t
         }
-        // Exact counts, then attribute values.
-        let x = sRows[i]
         let cs = cross ? counters(q, sSite, tSite) : []
-        var counted: [Int: Bool] = [:]
-        let xSite = RowSite(section: SectionSite(section: table.sections[sSite.index], index: sSite.index, count: count), k: i, n: sRows.count)
-        for c in cs { counted[c.rule] = counts(c.rule, xSite, PartialRow(x, tagNames: vocabulary.rowTags)) == .yes }
-        var sides: [(counter: Counter, count: Int, saturated: Bool)] = []
-        for c in cs {
+        var i = i, j = j
+        func countedRows(_ c: Counter) -> [Bool] {
             let u = c.max ? tSite.index : sSite.index
             let rows = table.sections[u].rows
             let site = SectionSite(section: table.sections[u], index: u, count: count)
-            let n = rows.indices.filter { counts(c.rule, RowSite(section: site, k: $0, n: rows.count), PartialRow(rows[$0], tagNames: vocabulary.rowTags)) == .yes }.count
-            sides.append((c, n, false))
+            return rows.indices.map { counts(c.rule, RowSite(section: site, k: $0, n: rows.count), PartialRow(rows[$0], tagNames: vocabulary.rowTags)) == .yes }
         }
+        // Open value bounds (``Counter/open``): the programme followed a count only up to its
+        // cap, which stands for any larger count; the count the query needs (a `max` of b
+        // broken: b rows before the move; a `min` of b kept: b + 1) is reached by repeating
+        // the counted row nearest the section's middle, as the programme's loop would. The
+        // engine then confirms the table, or the answer is unknown.
+        func movingRowCounted() -> [Int: Bool] {
+            let x = table.sections[sSite.index].rows[i]
+            let xSite = RowSite(section: SectionSite(section: table.sections[sSite.index], index: sSite.index, count: count), k: i, n: table.sections[sSite.index].rows.count)
+            var counted: [Int: Bool] = [:]
+            for c in cs { counted[c.rule] = counts(c.rule, xSite, PartialRow(x, tagNames: vocabulary.rowTags)) == .yes }
+            return counted
+        }
+        let countedBefore = cs.contains(where: \.open) ? movingRowCounted() : [:]
+        for c in cs where c.open && countedBefore[c.rule] == true {
+            guard case .capacity(_, let max, let min, _) = rules[c.rule].meaning, case .value(let v)? = c.max ? max : min,
+                  c.max ? q.mustBreak.contains(c.rule) : q.mustNotBreak.contains(c.rule) else { continue }
+            let u = c.max ? tSite.index : sSite.index
+            let marks = countedRows(c)
+            let need = c.max ? v : v + 1
+            guard marks.count(where: { $0 }) < need else { continue }
+            let n = marks.count
+            let candidates = marks.indices.filter { marks[$0] && !(u == sSite.index && $0 == i) }
+            guard let k = candidates.min(by: { abs(2 * $0 - n) < abs(2 * $1 - n) }) else { return .unknown }
+            let m = need - marks.count(where: { $0 })
+            budget -= m
+            if exhausted { return .unknown }
+            table.sections[u].rows.insert(contentsOf: repeatElement(table.sections[u].rows[k], count: m), at: k + 1)
+            if u == sSite.index, k < i { i += m }
+            if u == tSite.index, k < j { j += m }
+        }
+        // Exact counts, then attribute values.
+        let counted = movingRowCounted()
+        var sides: [(counter: Counter, count: Int, saturated: Bool)] = []
+        for c in cs { sides.append((c, countedRows(c).count(where: { $0 }), false)) }
         if !cs.isEmpty {
             guard let values = Self.attributeChoice(rules, q, sides, counted, exact: true, within: rowsWithin) else { return .unknown }
             for (name, v) in values[true] ?? [:] where cross { table.sections[tSite.index].attributes[name] = v }

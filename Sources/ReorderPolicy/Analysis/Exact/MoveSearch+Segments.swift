@@ -324,7 +324,7 @@ extension MoveSearch {
     func frozenWindow(_ rules: Set<Int>) -> Int {
         let caps = rules.reduce(0) { sum, r in
             guard case .capacity(_, let max, let min, _) = self.rules[r].meaning else { return sum }
-            return sum + (max.map { Self.cap($0, max: true) } ?? 0) + (min.map { Self.cap($0, max: false) } ?? 0)
+            return sum + (max.map { cap($0, max: true) } ?? 0) + (min.map { cap($0, max: false) } ?? 0)
         }
         return caps + 4 + 1
     }

@@ -81,8 +81,9 @@ struct MoveSearch {
     /// Every section selector the rules use, for telling section data apart.
     private let sectionSelectors: [SectionSelector]
 
-    init(rules: [AnalysedRule], policies: [CompiledPolicy], vocabulary: Vocabulary, budget: Int, segments: Bool? = nil, sectionSegments: Bool? = nil) {
+    init(rules: [AnalysedRule], policies: [CompiledPolicy], vocabulary: Vocabulary, budget: Int, segments: Bool? = nil, sectionSegments: Bool? = nil, exactCapacities: Int = MoveSearch.exactCapacityLimit) {
         self.rules = rules
+        self.exactCapacities = exactCapacities
         self.policies = policies
         self.vocabulary = vocabulary
         solver = RowSolver(vocabulary)
@@ -137,16 +138,19 @@ struct MoveSearch {
     var searchable: Bool {
         vocabulary.sectionTags.count <= Self.maxSectionTagClasses && sectionFrameWork <= Double(initialBudget)
             && (segmentMode || Self.shapeWork(vocabulary.rowConstant) <= Double(initialBudget))
-            && vocabulary.capacityConstant <= Self.maxCapacityConstant
     }
 
-    /// The largest capacity bound the search takes (issue #62): its programme keeps a state
-    /// per count of counted rows up to the bound, and rebuilds each end state's rows, so its
-    /// work and memory grow with the square of the bound and are not all charged to the
-    /// budget: `max: 100000` exhausted memory and aborted. Past this bound nothing is searched
-    /// and one `analysis-budget` finding says so, until capacities are counted by segments as
-    /// positions are. At this bound, one capacity rule takes about 0.5 s and 64 MB (release).
-    static let maxCapacityConstant = 1_000
+    /// Value bounds up to this are counted exactly (a state per count up to the bound). Above
+    /// it a count is followed only up to ``openCapacityCap``, where it stands for any larger
+    /// count: a section that holds more rows than the programme's fixed steps can count only
+    /// by repeating a row of its loop, and whatever state repeats reach once they reach all
+    /// (docs/ANALYSIS.md, "Capacity bounds"). Counting every value up to `max: 100000` took
+    /// states and rebuilt rows quadratic in the bound and aborted for memory (issue #62).
+    static let exactCapacityLimit = 32
+
+    /// Value bounds up to this are counted exactly; above it, counts are open at this cap
+    /// (``exactCapacityLimit``, or less in the tests that compare open counts with exact ones).
+    let exactCapacities: Int
 
     /// The most section tag classes the search builds sections for (every subset of them).
     static let maxSectionTagClasses = 12
@@ -449,6 +453,11 @@ struct MoveSearch {
         /// true: the destination's `max`; false: the source's `min`.
         var max: Bool
         var cap: Int
+        /// Whether a count at the cap stands for any larger count (an attribute bound, or a
+        /// value bound above ``MoveSearch/exactCapacityLimit``), so that either verdict is
+        /// possible there and the witness is padded to the count it needs; otherwise the cap is
+        /// the bound itself and a count at it decides the rule exactly.
+        var open: Bool
     }
 
     struct State: Hashable {

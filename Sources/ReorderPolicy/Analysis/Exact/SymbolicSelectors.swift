@@ -17,9 +17,6 @@ struct Vocabulary {
     var rowConstant = 0
     /// The same for section indices.
     var sectionConstant = 0
-    /// The largest capacity bound written as a number (`max: 3`, `min: 5`): the search's
-    /// programme counts rows up to it (``MoveSearch/maxCapacityConstant``).
-    var capacityConstant = 0
     /// Every threshold a row's index or distance from the end is compared with (`first N`,
     /// `last N`, `reserve` → N; `index: k` → k, k + 1; `index: -k` → k - 1, k), above 0 and
     /// ascending: rows whose index and distance from the end lie between the same thresholds are
@@ -88,10 +85,9 @@ struct Vocabulary {
                     section(sections)
                 case .keepInSection(let rows): row(rows)
                 case .accept(let sections, let from, let rows): section(sections); section(from); row(rows)
-                case .capacity(let sections, let most, let least, let rows):
+                case .capacity(let sections, _, _, let rows):
                     section(sections)
                     if let rows { row(rows) }
-                    for case .value(let n)? in [most, least] { capacityConstant = max(capacityConstant, n) }
                 case .keepOrder(let sections): section(sections)
                 }
             }
