@@ -74,6 +74,27 @@ import ReorderEngine
             }
             // Plant capacity bounds that may conflict on the sections two selectors share.
             Self.plantCapacities(&policy, &gen, n, chance: 0.2)
+            // Plant sections frozen in other words (issue #62, item 1): a keep-in-section list of
+            // sections, an accept of every section from all but some, pins listed section by
+            // section, and sections two rules name together (by kind and by tag).
+            if gen.chance(0.25) {
+                func rule(_ kind: RowRule.Kind, _ k: Int) { policy.rules.append(RowRule(kind, metadata: RuleMetadata(id: "class-\(n)-\(k)"))) }
+                switch gen.int(0...3) {
+                case 0:
+                    rule(.keepOrder(gen.chance(0.5) ? .all : gen.sectionSelector()), 0)
+                    rule(.keepInSection(.anyOf([RowSelector(section: gen.sectionSelector()), RowSelector(section: gen.sectionSelector())])), 1)
+                case 1:
+                    rule(.keepOrder(.all), 0)
+                    rule(.accept(section: .all, from: .matching(SectionFilter(not: gen.sectionSelector())), rows: gen.chance(0.7) ? .all : gen.rowSelector()), 1)
+                case 2:
+                    let section = gen.sectionSelector()
+                    rule(.keepInSection(gen.chance(0.6) ? .all : gen.rowSelector()), 0)
+                    rule(.pin(.anyOf([RowSelector(section: section, position: .indices([gen.int(0...1)])), RowSelector(section: section, position: .indices([gen.int(2...3)]))]), anchor: nil), 1)
+                default:
+                    rule(.keepOrder(.matching(SectionFilter(kinds: [gen.pick(gen.sectionKinds)]))), 0)
+                    rule(.keepInSection(RowSelector(section: .matching(SectionFilter(tags: [gen.pick(gen.tags)])))), 1)
+                }
+            }
             // Plant twins of an attribute bound whose counted rows are the same or fewer in
             // other words (issue #62: a list of the selector, or a `not` added): often dead.
             if gen.chance(0.15) {
@@ -230,6 +251,8 @@ import ReorderEngine
                         let site = SectionSite(section: section, index: s, count: table.sections.count)
                         if let selector = f.section, !site.selected(by: selector) { continue }
                         let n = section.rows.count
+                        // Claimed only in sections of at least `minRows` rows (SPEC §10.1).
+                        if n < f.minRows { continue }
                         let places = f.middle ? Array(0..<n).filter { $0 >= f.index && n - 1 - $0 >= f.index } : (f.index...f.last).map { f.fromEnd ? n - 1 - $0 : $0 }
                         for i in places {
                             guard i >= 0, i < n, bound.canMove(Position(section: s, row: i)) else { continue }
@@ -478,6 +501,104 @@ import ReorderEngine
         #expect(isMax ? counted == bound : counted <= bound)
         let bound = compiled.bind(w.table)
         #expect(bound.brokenRules(from: w.from, to: w.to) == [0])
+    }
+
+    /// Frozen once a section is large enough (SPEC §10.1), against exhaustive enumeration of
+    /// the small tables (every shape of up to 3 sections of up to 2C + 2 rows, rows and
+    /// sections varied over the policy's words, ids shared by sections included): a place
+    /// claimed frozen in sections of m rows or more moves on no enumerated table in a section
+    /// of m rows or more, and a row there leaves a section of m - 1 rows on some table (m is
+    /// the smallest). Random policies with pins counted from either end, id pins and lists,
+    /// reserves, and selectors of several sections, under keep-in-section or keep-order.
+    @Test(arguments: 0..<3)
+    func conditionalFrozenSizesAgreeWithEnumeration(chunk: Int) throws {
+        var gen = RandomPolicies(seed: 0xF0E2 + UInt64(chunk))
+        var conditional = 0
+        for n in 0..<60 {
+            var policy = Policy(name: "p", rules: [])
+            // Sections by id (two may share one), several at once, by index from either end, by
+            // kind: at most 3 sections tell them apart, which the enumeration covers.
+            func section() -> SectionSelector {
+                gen.pick([.all, .id("In"), .id("Out"), .some([.id("In"), .id("Out")]), .index(0), .index(-1), .some([.index(-1), .id("In")]), .matching(SectionFilter(keys: [SectionKindKey(["bucket"])]))])
+            }
+            func sections() -> SectionSelector? { gen.chance(0.4) ? nil : section() }
+            func place() -> RowSelector {
+                switch gen.int(0...3) {
+                case 0: return RowSelector(section: sections(), position: .indices([gen.int(-2...1)]))
+                case 1: return RowSelector(section: sections(), position: .indices([gen.int(0...1), gen.int(-2...1)]))
+                case 2: return .anyOf([RowSelector(section: sections(), position: .first(gen.int(1...2))), RowSelector(position: .indices([gen.int(-2...1)]))])
+                default: return RowSelector(section: sections(), position: gen.chance(0.5) ? .first(gen.int(1...2)) : .last(gen.int(1...2)))
+                }
+            }
+            for k in 0..<gen.int(1...3) {
+                if gen.chance(0.7) {
+                    var rows = place()
+                    if gen.chance(0.2), rows.alternatives == nil { rows.ids = [gen.pick(["a", "b"])] }
+                    policy.rules.append(RowRule(.pin(rows, anchor: nil), metadata: RuleMetadata(id: "pin-\(k)")))
+                } else {
+                    policy.rules.append(RowRule(.reserve(edge: gen.chance(0.5) ? .start : .end, count: gen.int(1...2), section: sections()), metadata: RuleMetadata(id: "reserve-\(k)")))
+                }
+            }
+            policy.rules.append(RowRule(gen.chance(0.7) ? .keepInSection(gen.chance(0.6) ? .all : RowSelector(section: section())) : .keepOrder(section()), metadata: RuleMetadata(id: "stay-\(n)")))
+            let compiled = try CompiledPolicy(policy)
+            let exact = ExactAnalysis(policy, compiled, segments: false)
+            guard !exact.incomplete else { continue }
+            let claims = exact.frozen.filter { !$0.middle }
+            guard !claims.isEmpty else { continue }
+            let c = Vocabulary([policy]).rowConstant
+            // Per claim: whether a row at its place moved in a section of at least its size, and
+            // whether one left a section of one row fewer.
+            var movedAtSize = [Bool](repeating: false, count: claims.count), movedBelow = movedAtSize, pickedBelow = movedAtSize
+            TableEnumerator(policy: policy, bound: AnalysisBound(sections: 3, rows: 2 * c + 2)).forEach { table in
+                let bound = compiled.bind(table)
+                for (s, section) in table.sections.enumerated() {
+                    let site = SectionSite(section: section, index: s, count: table.sections.count)
+                    let rows = section.rows.count
+                    for (f, claim) in claims.enumerated() where rows >= claim.minRows - 1 {
+                        if let selector = claim.section, !site.selected(by: selector) { continue }
+                        for k in claim.index...claim.last where k < rows {
+                            let from = Position(section: s, row: claim.fromEnd ? rows - 1 - k : k)
+                            guard bound.canMove(from) else { continue }
+                            if rows == claim.minRows - 1 { pickedBelow[f] = true }
+                            let moves = table.sections.indices.contains { t in
+                                (0..<(table.sections[t].rows.count + (t == s ? 0 : 1))).contains { j in
+                                    Position(section: t, row: j) != from && bound.isValid(from: from, to: Position(section: t, row: j))
+                                }
+                            }
+                            if moves && rows >= claim.minRows { movedAtSize[f] = true }
+                            if moves && rows == claim.minRows - 1 { movedBelow[f] = true }
+                        }
+                    }
+                }
+                return true
+            }
+            for (f, claim) in claims.enumerated() {
+                let context = "\(claim.fromEnd ? "-" : "")\(claim.index) frozen from \(claim.minRows) rows: \(policy.rules.map(\.kind))"
+                #expect(!movedAtSize[f], "moves at that size: \(context)")
+                // (The enumeration varies one word of a section at a time: a class that is the
+                // meet of two words has no section among its tables, and is not judged here.)
+                if claim.minRows > 1 && pickedBelow[f] {
+                    conditional += 1
+                    #expect(movedBelow[f], "not shown to move one row below: \(context)")
+                }
+            }
+        }
+        #expect(conditional >= 5, "too few places frozen only from some size: \(conditional)")
+    }
+
+    /// The section lengths segment mode lays out (windows around sums of two thresholds, one
+    /// length per gap between them) are the same as a set of every window's lengths gives.
+    @Test func sizesNearSumsAreEveryWindowAndOnePerGap() {
+        var gen = RandomPolicies(seed: 0x512E)
+        for _ in 0..<300 {
+            let p = Array(Set((0..<gen.int(0...8)).map { _ in gen.int(1...(gen.chance(0.5) ? 20 : 400)) })).sorted()
+            let window = gen.int(0...6), minimum = gen.int(0...1), limit = 2 * (p.last ?? 0)
+            var naive = Set<Int>()
+            for a in [0] + p { for b in [0] + p where b >= a { for n in max(minimum, a + b - window)...max(minimum, a + b + window) where n < limit { naive.insert(n) } } }
+            let windows = naive.sorted()
+            for (a, b) in zip(windows, windows.dropFirst()) where b - a > 1 { naive.insert(a + 1) }
+            #expect(MoveSearch.sizesNearSums(p, window: window, minimum: minimum, below: limit) == naive.sorted(), "\(p) window \(window) minimum \(minimum)")
+        }
     }
 
     /// The same with thresholds far apart (2, 5, 9 from either end), so that runs of several

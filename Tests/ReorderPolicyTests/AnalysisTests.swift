@@ -65,8 +65,9 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         AnalysisCase(.conflictingAnchors, fires: false, "  - pin: { last: 1 }\n  - reserve: { last: 1 }\n"),
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - »pin: { index: [0, 2] }\n  - keep-in-section: all\n"),
         // SPEC §10.4: frozen means it can never end up anywhere else. Between two pins a row can
-        // still leave a two-row section (nothing after it shifts), so the place is not frozen.
-        AnalysisCase(.stuckRow, fires: false, "  - pin: { index: [0, 2] }\n"),
+        // still leave a two-row section (nothing after it shifts), so the place is not frozen on
+        // every table; SPEC §10.1: it is in sections of 3 rows or more, and that is said.
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - »pin: { index: [0, 2] }\n"),
         // Said in other words: a reserve and a pin, a list, the other end, a `not`.
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - reserve: { first: 1 }\n  - »pin: { index: 2 }\n  - keep-in-section: all\n"),
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - »pin: [{ first: 1 }, { index: 2 }]\n  - keep-in-section: [{ kind: x }, { not: { kind: x } }]\n"),
@@ -123,7 +124,10 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         // Defects the enumeration missed.
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - pin: { first: 1 }\n  - »pin: { index: 2 }\n  - keep-in-section: all\n"),
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - »pin: { index: [1, 2, 3] }\n  - keep-in-section: all\n"),
-        AnalysisCase(.stuckRow, fires: false, "  - pin: { last: 1 }\n  - pin: { index: -3 }\n"),
+        // Frozen once a section is large enough (SPEC §10.1): the row between them can leave a
+        // section of 2 rows (there is no row -3), and in sections of 3 rows or more never.
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - pin: { last: 1 }\n  - »pin: { index: -3 }\n"),
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - reserve: { first: 1, section: Review }\n  - »pin: { index: 2, section: Review }\n"),
         AnalysisCase(.stuckRow, fires: false, "  - pin: { index: [0, 2] }\n  - lock: { index: 1 }\n"),
         // SPEC §10: two sections may share the id Done, and a row moving from one to the other
         // enters: this accept admits rows on such tables, so no "never" may be said of it.
@@ -143,6 +147,14 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         AnalysisCase(.deadRule, fires: true, "  - »capacity: { section: Inbox, max: { attribute: wip }, rows: { kind: card } }\n  - capacity: { section: Inbox, max: { attribute: wip } }\n"),
         // With `min` neither is dead: a card can leave under one and not the other either way.
         AnalysisCase(.deadRule, fires: false, "  - capacity: { section: Inbox, min: { attribute: floor } }\n  - capacity: { section: Inbox, min: { attribute: floor }, rows: { kind: card } }\n"),
+        // Frozen in sections however the policy words them (issue #62, item 1): a list's
+        // items, the sections an accept of every section takes no row from, two items of a
+        // pin list, and the sections two rules name together (fixed-kind, closed-tagged).
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: all\n  - »keep-in-section: [ { section: Done }, { section: Archive } ]\n"),
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: all\n  - »accept: { section: all, from: { not: { id: Done } } }\n"),
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-in-section: all\n  - »pin: [ { index: 0, section: Done }, { index: 2, section: Done } ]\n"),
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: { kind: fixed }\n  - »keep-in-section: { section: { tag: closed } }\n"),
+        AnalysisCase(.stuckRow, fires: false, "  - keep-order: { kind: fixed }\n  - keep-in-section: { section: { kind: open } }\n"),
         // Frozen in the sections two rules name, and nowhere else.
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: Doing\n  - »keep-in-section: { section: Doing }\n"),
         // And with a large constant: the middle is one question, asked at any size.
@@ -186,7 +198,7 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
                     #expect(claim.rules == [cause], "\(claim.json) for \(words)")
                     // Every section, or the sections a rule's selector names (the message writes
                     // the selector as the policy does; the claim names the rule).
-                    if d.message.hasPrefix("in every section") {
+                    if d.message.hasPrefix("in every section") || d.message.hasPrefix("in sections of ") {
                         #expect(claim.frozen?.sections == nil, "\(claim.json) for \(d.message)")
                     } else {
                         #expect((d.message.hasPrefix("in sections ") || d.message.hasPrefix("in the sections ")) && claim.frozen?.sections != nil,
@@ -194,6 +206,10 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
                     }
                     let f = try #require(claim.frozen)
                     #expect(!(f.fromStart.isEmpty && f.fromEnd.isEmpty && f.middle == nil) && f.minRows >= 1, "\(claim.json)")
+                    // The size (SPEC §10.1): "of 3 rows or more" before the places, else none.
+                    let head = d.message.components(separatedBy: ", ").first ?? ""
+                    let said = head.components(separatedBy: " of ").last.flatMap { $0.hasSuffix(" rows or more") ? Int($0.dropLast(" rows or more".count)) : nil } ?? 1
+                    #expect(f.minRows == said, "\(claim.json) for \(d.message)")
                 } else {
                     #expect(Set(claim.rules) == quoted, "\(claim.json) for \(d.message)")
                 }

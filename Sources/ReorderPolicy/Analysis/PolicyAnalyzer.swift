@@ -542,12 +542,26 @@ public struct PolicyAnalyzer {
         // picked up on some table, and on no table can it move anywhere.
         // One finding per cause and class of sections, naming every frozen place (SPEC §10:
         // the most specific finding, once, at the rule that causes it).
-        var groups: [(key: [Int], places: [ExactAnalysis.Frozen])] = []
+        var groups: [(key: [Int], section: SectionSelector?, places: [ExactAnalysis.Frozen])] = []
         for f in exact.frozen {
-            let key = [f.rule, f.sectionRule ?? -1]
-            if let g = groups.firstIndex(where: { $0.key == key }) { groups[g].places.append(f) } else { groups.append((key, [f])) }
+            let key = [f.rule, f.sectionRule ?? -1, f.minRows]
+            if let g = groups.firstIndex(where: { $0.key == key && $0.section == f.section }) { groups[g].places.append(f) } else { groups.append((key, f.section, [f])) }
         }
-        for (_, places) in groups {
+        // The same places in the sections of two items of one rule's list (`[{ section: Done },
+        // { section: Archive }]`) are one finding: "in sections Done, Archive".
+        func spot(_ f: ExactAnalysis.Frozen) -> [Int] { [f.index, f.last, f.fromEnd ? 1 : 0, f.middle ? 1 : 0] }
+        var merged: [(key: [Int], section: SectionSelector?, places: [ExactAnalysis.Frozen])] = []
+        for g in groups {
+            if let m = merged.firstIndex(where: { $0.key == g.key && $0.places.map(spot) == g.places.map(spot) }),
+               case .some(let a)? = merged[m].section, case .some(let b)? = g.section {
+                let union = SectionSelector.some(a + b.filter { !a.contains($0) })
+                merged[m].section = union
+                for i in merged[m].places.indices { merged[m].places[i].section = union }
+            } else {
+                merged.append(g)
+            }
+        }
+        for (_, _, places) in merged {
             let f = places[0]
             let meta = rules[f.rule].metadata
             // The sections as the policy writes them (issue #55, "Words"): `in sections Done`,
@@ -561,7 +575,9 @@ public struct PolicyAnalyzer {
                 sections = f.sectionRule.map { "in the sections '\(rules[$0].metadata.id)' names" } ?? "in every section"
             }
             let one = places.count == 1 && !f.middle && f.index == f.last
-            warn(.stuckRow, "\(sections), \(Self.frozenPlaceWords(places)) can never move: no rule holds \(one ? "it" : "them"), yet on every table every move of \(one ? "it" : "one") is refused", meta,
+            // Frozen once a section is large enough (SPEC §10.1): the size is said.
+            let sized = f.minRows > 1 ? (sections == "in every section" ? "in sections" : sections) + " of \(f.minRows) rows or more" : sections
+            warn(.stuckRow, "\(sized), \(Self.frozenPlaceWords(places)) can never move: no rule holds \(one ? "it" : "them"), yet on every table every move of \(one ? "it" : "one") is refused", meta,
                  help: "if \(one ? "the row is" : "these rows are") meant to stay, pin \(one ? "it" : "them") too; otherwise loosen '\(meta.id)' (without it \(one ? "the row" : "they") could move)",
                  example: Example(table: f.witness.table, move: .row(from: f.witness.from, to: f.witness.to)),
                  frozen: Self.frozenClaim(places, sections: f.sectionRule.map { rules[$0].metadata.id }))
@@ -643,8 +659,8 @@ public struct PolicyAnalyzer {
     }
 
     /// The places of a frozen finding as a claim: indices from the start and from the end
-    /// (ranges written out), and the middle. Every place is frozen on every table where it
-    /// exists, so the claim holds from sections of 1 row.
+    /// (ranges written out), the middle, and the fewest rows of a section where they are
+    /// frozen (one finding has one size: the places' `minRows`).
     static func frozenClaim(_ places: [ExactAnalysis.Frozen], sections: String?) -> AnalysisClaim.Frozen {
         var fromStart = Set<Int>(), fromEnd = Set<Int>(), middle: Int? = nil
         for p in places {
@@ -656,7 +672,7 @@ public struct PolicyAnalyzer {
                 fromStart.formUnion(p.index...Swift.max(p.index, p.last))
             }
         }
-        return AnalysisClaim.Frozen(sections: sections, fromStart: fromStart.sorted(), fromEnd: fromEnd.sorted(), middle: middle, minRows: 1)
+        return AnalysisClaim.Frozen(sections: sections, fromStart: fromStart.sorted(), fromEnd: fromEnd.sorted(), middle: middle, minRows: places.map(\.minRows).max() ?? 1)
     }
 
     private func anchorEvidence(_ pair: ExactAnalysis.DoublyHeld, _ compiled: CompiledPolicy, rowConstant: Int, open: Set<Int>) -> (Example, broken: Set<Int>)? {

@@ -82,10 +82,17 @@ struct ExactAnalysis {
         var sectionRule: Int?
         var rule: Int
         var witness: MoveWitness
+        /// The place is frozen in every such section of at least this many rows, and in none
+        /// shorter (SPEC §10.1, "Frozen once a section is large enough"); 1: on every table.
+        var minRows = 1
     }
 
     /// The default work budget per policy (constraint evaluations and programme steps).
     static let defaultWork = 16_000_000
+
+    /// How many intersections of two named classes of sections the frozen question is asked
+    /// for at most (``SectionClasses``); past it, frozen places are said to be undecided.
+    static let maxSectionMeets = 64
 
     /// Whether segment mode asks frozen places by runs (false: one question per place, as
     /// the explicit shapes do; for tests that compare the two).
@@ -464,21 +471,40 @@ struct ExactAnalysis {
         // with locks alone, a row that can be picked up can go to any other slot of a table
         // with two rows at that place, so no place is frozen.
         guard all.contains(where: { rules[$0].pins || !rules[$0].holds }) else { return }
-        var classes: [SectionSelector?] = [nil], namedBy: [Int?] = [nil]
-        for (r, rule) in rules.enumerated() where all.contains(r) {
-            var named: SectionSelector? = nil
-            switch rule.meaning {
-            case .hold(let rows, pins: true, _) where rows.alternatives == nil: named = rows.section
-            case .reserve(_, _, let sections): named = sections
-            // Sections whose order is fixed, or that rows may not leave: with the other kind
-            // of rule on every section, their rows are frozen there and nowhere else.
-            case .keepOrder(let sections): named = sections
-            case .keepInSection(let rows) where rows.alternatives == nil: named = rows.section
-            case .hold, .keepInSection, .accept, .capacity: break
-            }
-            if let named, named != .all, !classes.contains(named) {
+        // The classes of sections (SectionClasses): every section, then the sections each rule
+        // names however it words them, then the intersections of two of those.
+        // `parents`: the two classes a meet is the intersection of (a place frozen in either
+        // from no more rows is reported there, not again in the meet).
+        var classes: [SectionSelector?] = [nil], namedBy: [Int?] = [nil], parents: [[Int]] = [[]]
+        func add(_ named: SectionSelector?, _ r: Int, parents meetOf: [Int] = []) {
+            if let named, named != .all, named != .some([]), !classes.contains(named) {
                 classes.append(named)
                 namedBy.append(r)
+                parents.append(meetOf)
+            }
+        }
+        for (r, rule) in rules.enumerated() where all.contains(r) {
+            switch rule.meaning {
+            // Sections whose order is fixed, or that rows may not leave: with the other kind
+            // of rule on every section, their rows are frozen there and nowhere else.
+            case .hold(let rows, pins: true, _), .keepInSection(let rows): for item in rows.alternatives ?? [rows] { add(item.section, r) }
+            case .reserve(_, _, let sections): add(sections, r)
+            case .keepOrder(let sections): add(sections, r)
+            // Rows may not come into any section from the sections `from` does not select.
+            case .accept(.all, let from, _): add(SectionClasses.complement(from), r)
+            case .hold, .accept, .capacity: break
+            }
+        }
+        let named = classes.count
+        meets: for a in 1..<max(named, 1) {
+            for b in (a + 1)..<max(named, a + 1) where namedBy[a] != namedBy[b] {
+                guard case .selector(let both) = SectionClasses.meet(classes[a]!, classes[b]!), both != classes[a], both != classes[b] else { continue }
+                // Beyond this many, a class left out is said to be undecided, never dropped.
+                if classes.count >= named + Self.maxSectionMeets {
+                    leave(.frozen, [])
+                    break meets
+                }
+                add(both, namedBy[a]!, parents: [a, b])
             }
         }
         let together = !search.segmentMode, c = search.vocabulary.rowConstant
@@ -486,10 +512,11 @@ struct ExactAnalysis {
         /// any of them.
         /// The search asks the source of every shape it builds, so several places become a
         /// lookup by index from each end, not a scan of the places.
-        func aim(_ q: inout MoveQuery, _ subset: [Int]) {
+        func aim(_ q: inout MoveQuery, _ subset: [Int], minRows: Int = 1, maxRows: Int = .max) {
             guard subset.count > 1 else {
                 let only = places[subset[0]]
-                q.source = { i, n in only.contains(i, n) }
+                q.source = { i, n in n >= minRows && n <= maxRows && only.contains(i, n) }
+                q.sourceMinRows = minRows
                 if !together {
                     search.extraBreakpoints = only.breakpoints
                     search.sourceIsRun = only.isRun
@@ -510,6 +537,7 @@ struct ExactAnalysis {
         /// Of `open`, the places that no row of any table can leave under `q`: asked together
         /// (a witness removes the places its row stands at) or one by one. nil: out of work.
         func stuck(_ q: MoveQuery, _ open: [Int], found: (Int, MoveWitness) -> Void = { _, _ in }) -> [Int]? {
+            // (Sections of every size: `aim` without a size.)
             var open = open
             if together {
                 while !open.isEmpty {
@@ -565,7 +593,9 @@ struct ExactAnalysis {
             }
             var move = base
             move.mustNotBreak = all
-            guard let frozenHere = stuck(move, open) else {
+            // The longest section a row at each place was seen to leave.
+            var leftAt: [Int: Int] = [:]
+            guard let frozenHere = stuck(move, open, found: { p, w in leftAt[p] = max(leftAt[p] ?? 0, w.table.sections[w.from.section].rows.count) }) else {
                 leave(.frozen, sectionRule.map { [$0] } ?? [])
                 continue
             }
@@ -594,9 +624,117 @@ struct ExactAnalysis {
                 } else {
                     continue
                 }
+                // A meet's place frozen in one of its two classes is reported there.
+                if parents[cls].contains(where: { q in results.contains { $0.place == p && $0.cls == q && $0.frozen.minRows == 1 } }) { continue }
                 let place = places[p]
                 results.append((p, cls, Frozen(index: place.index, last: place.last, fromEnd: place.fromEnd, middle: place.middle, section: section, sectionRule: sectionRule, rule: found.rule, witness: found.move)))
                 if section == nil { reported.insert(p) }
+            }
+            // Frozen once a section is large enough (SPEC §10.1): a place whose rows were seen
+            // to leave only short sections is asked again in the layouts of every long one
+            // (the explicit shapes of 2C rows and more; in segment mode, sections past 2·pₘ),
+            // where a row that moves (the usual case) ends the question. If none does, the
+            // sections of at least one row more than the longest witness are asked: frozen in
+            // all of them is the usual answer (the row that holds it is missing from shorter
+            // sections). Otherwise, with explicit shapes, the shortest length from which it is
+            // frozen is found by bisection (whether a row leaves a section of length in
+            // [m, 2C) only grows as m falls). The explicit shapes take every length below 2C
+            // as it is, so these questions are exact. Segment mode takes lengths by windows
+            // and gaps: "at least m rows" is exact only where m lies within the narrowest
+            // window of a sum of two thresholds (MoveSearch.isExactLength); elsewhere, and
+            // where the first answer is not the last, the size is said to be undecided
+            // (docs/ANALYSIS.md, "Not done yet"), never left unsaid.
+            places: for p in open where !frozenHere.contains(p) && !places[p].middle {
+                let thresholds = search.vocabulary.rowBreakpoints + places[p].breakpoints.filter { $0 > 0 }
+                let long = together ? 2 * c : 2 * (thresholds.max() ?? 0) + 1
+                guard let longest = leftAt[p], longest < long - (together ? 0 : 1) else { continue }
+                if parents[cls].contains(where: { q in results.contains { $0.place == p && $0.cls == q } }) { continue }
+                var large = move
+                aim(&large, [p], minRows: long)
+                switch search.findMove(large) {
+                case .found: continue places
+                case .unknown:
+                    leave(.frozen, sectionRule.map { [$0] } ?? [])
+                    continue places
+                case .none: break
+                }
+                if !together && !MoveSearch.isExactLength(longest + 1, thresholds) {
+                    leave(.frozen, sectionRule.map { [$0] } ?? [])
+                    continue places
+                }
+                var low = longest + 1, size = long
+                while low < size {
+                    var ranged = move
+                    let mid = low == longest + 1 ? low : (low + size) / 2
+                    aim(&ranged, [p], minRows: mid, maxRows: long - 1)
+                    switch search.findMove(ranged) {
+                    case .found(let w) where together: low = max(mid, w.table.sections[w.from.section].rows.count) + 1
+                    case .none: size = mid
+                    case .found, .unknown:
+                        leave(.frozen, sectionRule.map { [$0] } ?? [])
+                        continue places
+                    }
+                }
+                var row = base, sized = move
+                aim(&row, [p], minRows: size)
+                aim(&sized, [p], minRows: size)
+                // A row there that no rule holds, in a section of that size or longer.
+                let rowWitness: MoveWitness
+                switch search.findRow(row) {
+                case .found(let w): rowWitness = w
+                case .none: continue places
+                case .unknown:
+                    leave(.frozen, sectionRule.map { [$0] } ?? [])
+                    continue places
+                }
+                // Its cause, as above: the last pin (else the last rule) without which a row
+                // there could move, in sections of that size or longer; the rules whose
+                // sections meet the class's first (a pin of another section rarely frees it,
+                // and each rule asked is a whole search).
+                func meets(_ r: Int) -> Bool {
+                    guard let section else { return true }
+                    let named: [SectionSelector?]
+                    switch rules[r].meaning {
+                    case .hold(let rows, _, _), .keepInSection(let rows): named = (rows.alternatives ?? [rows]).map(\.section)
+                    case .reserve(_, _, let sections): named = [sections]
+                    case .keepOrder(let sections): named = [sections]
+                    case .accept, .capacity: return true
+                    }
+                    return named.contains { $0.map { SectionClasses.meet($0, section) != .empty } ?? true }
+                }
+                // First the row's own table: a move of it there that one rule alone refuses
+                // names that rule (without it the row could move), at the cost of one binding.
+                var found: (rule: Int, move: MoveWitness)? = nil
+                if let policy = search.policies.first {
+                    let table = rowWitness.table, from = rowWitness.from
+                    let n = table.sections[from.section].rows.count
+                    var targets = [0, n - 1, from.row - 1, from.row + 1].filter { $0 >= 0 && $0 < n && $0 != from.row }.map { Position(section: from.section, row: $0) }
+                    targets += table.sections.indices.filter { $0 != from.section }.flatMap { [Position(section: $0, row: 0), Position(section: $0, row: table.sections[$0].rows.count)] }
+                    search.budget -= rules.count
+                    let bound = policy.bind(table)
+                    var alone: [Int: MoveWitness] = [:]
+                    for to in targets {
+                        let broken = bound.brokenRules(from: from, to: to)
+                        if broken.count == 1, all.contains(broken[0]), alone[broken[0]] == nil { alone[broken[0]] = MoveWitness(table: table, from: from, to: to) }
+                    }
+                    // As above, the last pin first, then the last rule.
+                    if let r = preferred.first(where: { alone[$0] != nil }), let w = alone[r] { found = (r, w) }
+                }
+                for r in preferred.filter(meets) + preferred.filter({ !meets($0) }) where found == nil {
+                    var without = sized
+                    without.mustNotBreak.remove(r)
+                    switch search.findMove(without) {
+                    case .found(let w): found = (r, w)
+                    case .none: continue
+                    case .unknown:
+                        leave(.frozen, [r])
+                        continue places
+                    }
+                    break
+                }
+                guard let cause = found ?? pinning.last.map({ ($0, rowWitness) }) else { continue places }
+                let place = places[p]
+                results.append((p, cls, Frozen(index: place.index, last: place.last, fromEnd: place.fromEnd, middle: place.middle, section: section, sectionRule: sectionRule, rule: cause.rule, witness: cause.move, minRows: size)))
             }
         }
         frozen += results.sorted { ($0.place, $0.cls) < ($1.place, $1.cls) }.map(\.frozen)

@@ -189,6 +189,7 @@ extension MoveSearch {
         requiredPins = q.mustBreak.filter { rules[$0].pins }.sorted()
         solvedRows = [:]
         destinationCache = [:]
+        closedSources = [:]
         currentRoles = cachedRoles(q)
         optionsCache = [:]
         inFindMove = true
@@ -264,7 +265,10 @@ extension MoveSearch {
     private mutating func sourceArrangements(_ q: MoveQuery, cross: Bool, saturation t: Int) -> [(Arrangement, k: Int, n: Int)]? {
         if segmentMode {
             if q.source != nil && extraBreakpoints.isEmpty { return nil }
-            return layouts(minimum: 1, saturation: t).flatMap { layout in
+            // Only sections longer than every layout but the longest: that one alone.
+            let long = longLayout
+            let candidates = q.sourceMinRows < long.n ? layouts(minimum: 1, saturation: t) : smallLayoutRows == nil ? [long] : []
+            return candidates.flatMap { layout in
                 layout.segments.enumerated().compactMap { i, segment in
                     // A place a query names is a run of one row of its own (or any run, when
                     // the query names whole runs).
@@ -320,6 +324,32 @@ extension MoveSearch {
         // for every frame of the same profiles (``solvedRows``). The arrangements depend on the
         // saturation, which the profiles fix too.
         let pair = sharesFrames ? siteProfiles[sSite].flatMap { s in siteProfiles[tSite].map { ProfilePair(source: s, destination: $0, cross: cross) } } : nil
+        let sourceProfile = pair?.source
+        // A source no row can leave (or move within) for this query is so whatever the
+        // destination: asked once per source profile and kind of move, with no counters (they
+        // only follow counts, never take an option away) and the saturation of no counter
+        // (every saturation lays out every length: whether any outcome exists is the tables').
+        // Only for a question about one place (a frozen place's), where that is the usual
+        // answer; elsewhere a source usually has a way out and the check would be work lost.
+        if let sourceProfile, q.source != nil {
+            let key = [sourceProfile, cross ? 1 : 0]
+            if closedSources[key] == nil {
+                let t0 = saturation([])
+                guard let arrangements = sourceArrangements(q, cross: cross, saturation: t0) else { return .unknown }
+                var closed = true
+                for (arrangement, _, _) in arrangements {
+                    guard let outcomes = runSource(arrangement, sSite, cross: cross, q, [], xCounts: [], saturation: t0) else { return .unknown }
+                    // (Within one section, only an outcome with a row between the moving row and
+                    // the slot, and every required pin broken, is a move.)
+                    if outcomes.contains(where: { cross || ($0.state.between && coversPins($0.state.broken)) }) {
+                        closed = false
+                        break
+                    }
+                }
+                closedSources[key] = closed
+            }
+            if closedSources[key] == true { return .none }
+        }
         var cache: SolvedRows
         if let pair, let cached = solvedRows.removeValue(forKey: pair) {
             cache = cached
@@ -415,6 +445,8 @@ extension MoveSearch {
                     }
                     continue
                 }
+                // No way to leave the source: nothing for any destination to take.
+                if sOutcomes.isEmpty { continue }
                 if tOutcomes == nil {
                     let key = pair.map { [$0.destination, t] }
                     if let key, let cached = destinationCache[key] {
@@ -846,3 +878,4 @@ extension MoveSearch {
         return false
     }
 }
+

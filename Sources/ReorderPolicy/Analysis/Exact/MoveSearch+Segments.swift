@@ -52,22 +52,30 @@ extension MoveSearch {
     }
 
     private func makeLayouts(minimum: Int, saturation t: Int) -> [Layout] {
-        let extra = effectiveExtraBreakpoints
-        let p = extra.isEmpty ? vocabulary.rowBreakpoints : Array(Set(vocabulary.rowBreakpoints + extra).filter { $0 > 0 }).sorted()
+        let p = thresholds
         let top = p.last ?? 0
-        let q = [0] + p
-        var out: [Layout] = Self.sizesNearSums(p, window: t, minimum: minimum, below: 2 * top).map { n in
+        return Self.sizesNearSums(p, window: t, minimum: minimum, below: 2 * top).map { n in
             Layout(n: n, segments: Self.runs(p, n).map { (k: $0.k, length: $0.length) })
-        }
-        // n ≥ 2·pₘ: the head runs, the middle, the tail runs (mirrored), in a representative
-        // section of 2·pₘ + 1 rows whose middle row stands for the whole middle run.
+        } + [longLayout]
+    }
+
+    /// The policy's thresholds with the extra ones of the place asked about, ascending.
+    private var thresholds: [Int] {
+        let extra = effectiveExtraBreakpoints
+        return extra.isEmpty ? vocabulary.rowBreakpoints : Array(Set(vocabulary.rowBreakpoints + extra).filter { $0 > 0 }).sorted()
+    }
+
+    /// Sections of n ≥ 2·pₘ rows: the head runs, the middle, the tail runs (mirrored), in a
+    /// representative section of 2·pₘ + 1 rows whose middle row stands for the whole middle run.
+    var longLayout: Layout {
+        let p = thresholds
+        let top = p.last ?? 0, q = [0] + p
         let n = 2 * top + 1
         var segments: [(k: Int, length: Int?)] = []
         for (a, b) in zip(q, q.dropFirst()) { segments.append((a, b - a)) }
         segments.append((top, nil))
         for (a, b) in zip(q, q.dropFirst()).reversed() { segments.append((n - b, b - a)) }
-        out.append(Layout(n: n, segments: segments))
-        return out
+        return Layout(n: n, segments: segments)
     }
 
     /// The runs of `n` places cut at each threshold of `p` from the start and from the end (at
@@ -88,18 +96,37 @@ extension MoveSearch {
     /// only near a sum of two thresholds (0 included). So every size within `window` of such a
     /// sum, at least `minimum` and below `limit`, and one size inside each gap between them,
     /// ascending. Row layouts and section geometries both take their sizes from here.
+    /// Whether layouts take sections of exactly `n` rows as they are for every question, so
+    /// that "at least n rows" splits no gap: `n` lies within the narrowest window of a sum of
+    /// two thresholds (a saturation of 1, as the places of a row question are laid out).
+    static func isExactLength(_ n: Int, _ thresholds: [Int]) -> Bool {
+        let q = [0] + thresholds.filter { $0 > 0 }
+        return q.contains { a in q.contains { b in abs(a + b - n) <= 1 } }
+    }
+
     static func sizesNearSums(_ p: [Int], window: Int, minimum: Int, below limit: Int) -> [Int] {
         let q = [0] + p
-        var sizes = Set<Int>()
+        // The windows as intervals, merged in order (a set of every size in every window hashed
+        // each of them once per sum: a quarter of a 300-rule policy's time in segment mode).
+        var windows: [(low: Int, high: Int)] = []
         for a in q.indices {
             for b in a..<q.count {
                 let sum = q[a] + q[b]
-                for n in Swift.max(minimum, sum - window)...Swift.max(minimum, sum + window) where n < limit { sizes.insert(n) }
+                let low = Swift.max(minimum, sum - window), high = Swift.min(Swift.max(minimum, sum + window), limit - 1)
+                if low <= high { windows.append((low, high)) }
             }
         }
-        let windows = sizes.sorted()
-        for (a, b) in zip(windows, windows.dropFirst()) where b - a > 1 { sizes.insert(a + 1) }
-        return sizes.sorted()
+        windows.sort { $0.low < $1.low }
+        var sizes: [Int] = [], last: Int? = nil
+        for (low, high) in windows {
+            let start = last.map { Swift.max(low, $0 + 1) } ?? low
+            guard start <= high else { continue }
+            // One size for the gap before this window.
+            if let last, start > last + 1 { sizes.append(last + 1) }
+            sizes.append(contentsOf: start...high)
+            last = high
+        }
+        return sizes
     }
 
     /// The places of a moving row that the search tries, each as its index among the rows of

@@ -37,6 +37,9 @@ struct MoveQuery {
     var destination: ((SectionSite) -> Bool)? = nil
     /// A condition on the moving row's place (its index among `n`), if any.
     var source: ((_ k: Int, _ n: Int) -> Bool)? = nil
+    /// The fewest rows of the source section that `source` admits, when it says so: in segment
+    /// mode a bound past every layout but the longest builds only that one.
+    var sourceMinRows = 1
     /// A condition on the source section, if any.
     var sourceSection: ((SectionSite) -> Bool)? = nil
 }
@@ -286,6 +289,10 @@ struct MoveSearch {
             }
         }
     }
+
+    /// Per source profile and kind of move during one ``findMove(_:)``: whether no arrangement
+    /// of the source has any outcome for its query (then no frame of that source has a move).
+    var closedSources: [[Int]: Bool] = [:]
 
     /// What the destination section can end as during one ``findMove(_:)``, per profile of
     /// the destination and saturation (its counters are the `max` limits the profile selects).
