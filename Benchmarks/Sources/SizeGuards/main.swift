@@ -304,7 +304,8 @@ let families: [(String, String, Set<DiagnosticCode>, Double)] = [
     ("a lock at 1000+k, a pin at index k and a capacity per k over 40 sections, 300 rules", rules(300) { k in
         let i = k / 3
         return ["lock: { index: \(1000 + i) }", "pin: { index: \(i), section: S\(i % 40) }", "capacity: { section: S\(i % 40), max: \(5 + i % 9) }"][k % 3]
-    }, [.lockDisplaced, .deadRule], 1.8),
+    }, [.lockDisplaced, .deadRule, .stuckRow], 1.9),
+    ("a pin at index k mod 7 in each of 300 columns", rules(300) { "pin: { index: \($0 % 7), section: S\($0) }" }, [.stuckRow], 0.8),
 ]
 for (name, text, codes, measured) in families {
     within(10 * measured, measured: measured, "lint of \(name)") {
