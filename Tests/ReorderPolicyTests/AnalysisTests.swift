@@ -155,12 +155,31 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-in-section: all\n  - »pin: [ { index: 0, section: Done }, { index: 2, section: Done } ]\n"),
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: { kind: fixed }\n  - »keep-in-section: { section: { tag: closed } }\n"),
         AnalysisCase(.stuckRow, fires: false, "  - keep-order: { kind: fixed }\n  - keep-in-section: { section: { kind: open } }\n"),
+        // Meets that one key cannot say: two tag lists, indices from either end (a review). In a
+        // table of one section, the first and the last, no row has another section to go to:
+        // keep-order alone freezes them.
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: { tag: fixed }\n  - »keep-in-section: { section: { tag: closed } }\n"),
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: { index: [0, 1] }\n  - »keep-in-section: { section: { index: [1, 2] } }\n"),
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - »keep-order: { index: 0 }\n  - keep-in-section: { section: { index: -1 } }\n"),
         // Frozen in the sections two rules name, and nowhere else.
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: Doing\n  - »keep-in-section: { section: Doing }\n"),
         // And with a large constant: the middle is one question, asked at any size.
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: all\n  - pin: { last: 80000 }\n  - »keep-in-section: all\n"),
         AnalysisCase(.neverSelects, fires: true, "  - »keep-in-section: { kind: card, section: { tag: [] } }\n"),
     ]
+
+    /// A frozen place is said once: not again in narrower sections from as many rows or more,
+    /// and not twice when a list's items merged name the sections another rule names (a review
+    /// of the frozen classes found both).
+    @Test(arguments: [
+        "  - reserve: { first: 1 }\n  - pin: { index: 2 }\n  - keep-order: Review\n",
+        "  - keep-in-section: [ { section: A }, { section: B } ]\n  - keep-order: [A, B]\n",
+    ])
+    func frozenPlacesAreSaidOnce(rules: String) {
+        let document = PolicyLoader.load(text: "reorder-policy: 1\nname: t\nrules:\n" + rules, path: "once.yaml")
+        let stuck = PolicyAnalyzer.analyze(document).filter { $0.code == .stuckRow }
+        #expect(stuck.count == 1, "\(stuck.map(\.message))")
+    }
 
     /// SPEC §10.1: every finding's claim as data says what its words say. The claim is derived
     /// here from the text alone (the code, the message's quoted rule ids, the words "lets no row
@@ -203,6 +222,10 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
                     } else {
                         #expect((d.message.hasPrefix("in sections ") || d.message.hasPrefix("in the sections ")) && claim.frozen?.sections != nil,
                                 "\(claim.json) for \(d.message)")
+                        // The sections exactly: the words' selector is the claim's.
+                        let selector = try #require(claim.frozen?.sectionSelector)
+                        let words = selector.hasPrefix("[") && !selector.contains("{") ? "in sections \(selector.dropFirst().dropLast())" : "in the sections \(selector)"
+                        #expect(d.message.hasPrefix(words), "\(claim.json) for \(d.message)")
                     }
                     let f = try #require(claim.frozen)
                     #expect(!(f.fromStart.isEmpty && f.fromEnd.isEmpty && f.middle == nil) && f.minRows >= 1, "\(claim.json)")

@@ -24,8 +24,13 @@ public struct AnalysisClaim: DiagnosticEvidence, Hashable {
 
     /// The places of a `frozen` claim.
     public struct Frozen: Sendable, Hashable {
-        /// The id of the rule whose sections the claim speaks of; nil: every section.
+        /// The id of the rule whose sections the claim speaks of; nil: every section. For
+        /// sections no one rule's selector names (a list's item, the sections an accept takes
+        /// no row from, the sections two rules name together), the rule that names them in part.
         public var sections: String?
+        /// Exactly the sections the claim speaks of, as the policy would write them (a section
+        /// selector in flow YAML); nil: every section.
+        public var sectionSelector: String? = nil
         /// Indices counted from the start, and from the end (0 is the last row).
         public var fromStart: [Int]
         public var fromEnd: [Int]
@@ -59,6 +64,8 @@ public struct AnalysisClaim: DiagnosticEvidence, Hashable {
         if let frozen {
             w.raw(", \"sections\": ")
             if let sections = frozen.sections { w.string(sections) } else { w.raw("null") }
+            w.raw(", \"section-selector\": ")
+            if let selector = frozen.sectionSelector { w.string(selector) } else { w.raw("null") }
             w.raw(", \"from-start\": ")
             Self.integers(frozen.fromStart, into: &w)
             w.raw(", \"from-end\": ")

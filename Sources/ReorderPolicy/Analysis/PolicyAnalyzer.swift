@@ -561,6 +561,11 @@ public struct PolicyAnalyzer {
                 merged.append(g)
             }
         }
+        // One finding once: a list's items merged may name the sections another rule does.
+        func refs(_ s: SectionSelector?) -> Set<SectionReference>? { if case .some(let r)? = s { Set(r) } else { nil } }
+        merged = merged.enumerated().filter { i, g in
+            !merged[..<i].contains { $0.key[0] == g.key[0] && $0.key[2] == g.key[2] && refs($0.section) == refs(g.section) && $0.places.map(spot) == g.places.map(spot) }
+        }.map(\.element)
         for (_, _, places) in merged {
             let f = places[0]
             let meta = rules[f.rule].metadata
@@ -580,7 +585,7 @@ public struct PolicyAnalyzer {
             warn(.stuckRow, "\(sized), \(Self.frozenPlaceWords(places)) can never move: no rule holds \(one ? "it" : "them"), yet on every table every move of \(one ? "it" : "one") is refused", meta,
                  help: "if \(one ? "the row is" : "these rows are") meant to stay, pin \(one ? "it" : "them") too; otherwise loosen '\(meta.id)' (without it \(one ? "the row" : "they") could move)",
                  example: Example(table: f.witness.table, move: .row(from: f.witness.from, to: f.witness.to)),
-                 frozen: Self.frozenClaim(places, sections: f.sectionRule.map { rules[$0].metadata.id }))
+                 frozen: Self.frozenClaim(places, sections: f.sectionRule.map { rules[$0].metadata.id }, selector: f.section.map(\.flowYAML)))
         }
         let anchorHelp = "a row held at both its index and its distance from the end keeps its whole section's size fixed: no row can enter or leave; pin it with one anchor"
         if let pairs = exact.doublyHeld {
@@ -661,7 +666,7 @@ public struct PolicyAnalyzer {
     /// The places of a frozen finding as a claim: indices from the start and from the end
     /// (ranges written out), the middle, and the fewest rows of a section where they are
     /// frozen (one finding has one size: the places' `minRows`).
-    static func frozenClaim(_ places: [ExactAnalysis.Frozen], sections: String?) -> AnalysisClaim.Frozen {
+    static func frozenClaim(_ places: [ExactAnalysis.Frozen], sections: String?, selector: String? = nil) -> AnalysisClaim.Frozen {
         var fromStart = Set<Int>(), fromEnd = Set<Int>(), middle: Int? = nil
         for p in places {
             if p.middle {
@@ -672,7 +677,7 @@ public struct PolicyAnalyzer {
                 fromStart.formUnion(p.index...Swift.max(p.index, p.last))
             }
         }
-        return AnalysisClaim.Frozen(sections: sections, fromStart: fromStart.sorted(), fromEnd: fromEnd.sorted(), middle: middle, minRows: places.map(\.minRows).max() ?? 1)
+        return AnalysisClaim.Frozen(sections: sections, sectionSelector: selector, fromStart: fromStart.sorted(), fromEnd: fromEnd.sorted(), middle: middle, minRows: places.map(\.minRows).max() ?? 1)
     }
 
     private func anchorEvidence(_ pair: ExactAnalysis.DoublyHeld, _ compiled: CompiledPolicy, rowConstant: Int, open: Set<Int>) -> (Example, broken: Set<Int>)? {

@@ -179,6 +179,7 @@ public enum OutputSchemas {
             "every-table": { "type": "boolean" },
             "rules": { "type": "array", "items": { "type": "string" } },
             "sections": { "type": ["string", "null"] },
+            "section-selector": { "type": ["string", "null"] },
             "from-start": { "type": "array", "items": { "type": "integer", "minimum": 0 } },
             "from-end": { "type": "array", "items": { "type": "integer", "minimum": 0 } },
             "middle": { "type": ["integer", "null"], "minimum": 0 },

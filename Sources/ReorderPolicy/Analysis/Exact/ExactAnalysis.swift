@@ -499,7 +499,7 @@ struct ExactAnalysis {
         meets: for a in 1..<max(named, 1) {
             for b in (a + 1)..<max(named, a + 1) where namedBy[a] != namedBy[b] {
                 guard case .selector(let both) = SectionClasses.meet(classes[a]!, classes[b]!), both != classes[a], both != classes[b] else { continue }
-                // Beyond this many, a class left out is said to be undecided, never dropped.
+                // Beyond this many, the classes left out are said to be undecided, never dropped.
                 if classes.count >= named + Self.maxSectionMeets {
                     leave(.frozen, [])
                     break meets
@@ -648,7 +648,6 @@ struct ExactAnalysis {
                 let thresholds = search.vocabulary.rowBreakpoints + places[p].breakpoints.filter { $0 > 0 }
                 let long = together ? 2 * c : 2 * (thresholds.max() ?? 0) + 1
                 guard let longest = leftAt[p], longest < long - (together ? 0 : 1) else { continue }
-                if parents[cls].contains(where: { q in results.contains { $0.place == p && $0.cls == q } }) { continue }
                 var large = move
                 aim(&large, [p], minRows: long)
                 switch search.findMove(large) {
@@ -733,6 +732,8 @@ struct ExactAnalysis {
                     break
                 }
                 guard let cause = found ?? pinning.last.map({ ($0, rowWitness) }) else { continue places }
+                // Reported in every section, or in a meet's parent, from as few rows or fewer.
+                if results.contains(where: { $0.place == p && ($0.cls == 0 || parents[cls].contains($0.cls)) && $0.frozen.minRows <= size }) { continue places }
                 let place = places[p]
                 results.append((p, cls, Frozen(index: place.index, last: place.last, fromEnd: place.fromEnd, middle: place.middle, section: section, sectionRule: sectionRule, rule: cause.rule, witness: cause.move, minRows: size)))
             }

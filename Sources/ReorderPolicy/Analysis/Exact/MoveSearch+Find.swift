@@ -346,6 +346,8 @@ extension MoveSearch {
                         break
                     }
                 }
+                // A programme cut short by the work budget returns no outcome: never "closed".
+                if exhausted { return .unknown }
                 closedSources[key] = closed
             }
             if closedSources[key] == true { return .none }

@@ -10,12 +10,12 @@ import ReorderEngine
 /// A class is a ``SectionSelector``, so a finding says its sections as the policy would
 /// write them, and a test can select them.
 enum SectionClasses {
-    /// The intersection of two classes: its selector, no section at all, or not writable as
-    /// one selector (two different tag lists, indices from either end).
+    /// The intersection of two classes: its selector, or no section at all. (What one mapping
+    /// cannot say with one key, two tag lists or indices from either end, it says through its
+    /// `not`.)
     enum Meet: Equatable {
         case selector(SectionSelector)
         case empty
-        case unwritable
     }
 
     /// The sections both `a` and `b` select.
@@ -31,7 +31,6 @@ enum SectionClasses {
                     case .selector(.some(let more)): for r in more where !refs.contains(r) { refs.append(r) }
                     case .selector(.all): return .selector(.all)
                     case .empty: continue
-                    case .unwritable: return .unwritable
                     }
                 }
             }
@@ -52,14 +51,11 @@ enum SectionClasses {
     private static func meet(_ x: SectionReference, _ y: SectionReference) -> Meet {
         switch (x, y) {
         case (.id(let p), .id(let q)): return p == q ? .selector(.id(p)) : .empty
-        case (.index(let i), .index(let j)):
-            if i == j { return .selector(.index(i)) }
-            // Two indices from the same end are two sections; from either end, one only in
-            // tables of a given size.
-            return (i < 0) == (j < 0) ? .empty : .unwritable
+        case (.index(let i), .index(let j)) where i == j || (i < 0) == (j < 0):
+            // Two indices from the same end are two sections.
+            return i == j ? .selector(.index(i)) : .empty
         default:
-            guard let f = merge(filter(x), filter(y)) else { return .unwritable }
-            guard let f else { return .empty }
+            guard let f = merge(filter(x), filter(y)) else { return .empty }
             return .selector(plain(.matching(f)))
         }
     }
@@ -73,9 +69,8 @@ enum SectionClasses {
         }
     }
 
-    /// The mapping both select: nil when not writable as one mapping, `.some(nil)` when no
-    /// section matches both.
-    private static func merge(_ f: SectionFilter, _ g: SectionFilter) -> SectionFilter?? {
+    /// The mapping both select, or nil when no section matches both.
+    private static func merge(_ f: SectionFilter, _ g: SectionFilter) -> SectionFilter? {
         var out = f
         func words(_ a: [String]?, _ b: [String]?) -> [String]?? {
             guard let a, let b else { return .some(a ?? b) }
@@ -83,31 +78,53 @@ enum SectionClasses {
             return both.isEmpty ? nil : .some(both)
         }
         // A section has one id and one kind: the lists meet.
-        guard let ids = words(f.ids, g.ids), let kinds = words(f.kinds, g.kinds) else { return .some(nil) }
+        guard let ids = words(f.ids, g.ids), let kinds = words(f.kinds, g.kinds) else { return nil }
         out.ids = ids
         out.kinds = kinds
-        // A section needs one tag of each list: writable only when the lists are the same.
-        if let a = f.tags, let b = g.tags, Set(a) != Set(b) { return nil }
+        // What one mapping cannot say with one key is said through its `not`: the sections
+        // that the other's key does not select are left out (`{ not: { tag: b } }` under `not`).
+        var excluded: [SectionReference] = []
+        // A section needs one tag of each list.
         out.tags = f.tags ?? g.tags
-        if let a = f.indices, let b = g.indices, Set(a) != Set(b) { return nil }
+        if let a = f.tags, let b = g.tags, Set(a) != Set(b) {
+            excluded.append(.matching(SectionFilter(not: .matching(SectionFilter(tags: b)))))
+        }
         out.indices = f.indices ?? g.indices
+        if let a = f.indices, let b = g.indices, Set(a) != Set(b) {
+            // Indices from one end name one section each: the lists meet.
+            func end(_ list: [Int]) -> Int { list.allSatisfy { $0 >= 0 } ? 1 : list.allSatisfy { $0 < 0 } ? -1 : 0 }
+            if end(a) != 0 && end(a) == end(b) {
+                let both = a.filter(b.contains)
+                if both.isEmpty { return nil }
+                out.indices = both
+            } else {
+                excluded.append(.matching(SectionFilter(not: .matching(SectionFilter(indices: b)))))
+            }
+        }
         switch (f.not, g.not) {
         case (let a?, let b?):
             switch (a, b) {
-            case (.all, _), (_, .all): return .some(nil)
+            case (.all, _), (_, .all): return nil
             case (.some(let x), .some(let y)): out.not = .some(x + y.filter { !x.contains($0) })
             }
         case (let a, let b): out.not = a ?? b
+        }
+        if !excluded.isEmpty {
+            switch out.not {
+            case .all?: return nil
+            case .some(let refs)?: out.not = .some(refs + excluded)
+            case nil: out.not = .some(excluded)
+            }
         }
         // Ids listed and ids excluded: the excluded ids drop out of the list, and an exclusion
         // of ids alone says nothing more once the list is known.
         if let ids = out.ids, case .some(let refs)? = out.not, refs.allSatisfy({ if case .id = $0 { true } else { false } }) {
             let kept = ids.filter { id in !refs.contains(.id(id)) }
-            if kept.isEmpty { return .some(nil) }
+            if kept.isEmpty { return nil }
             out.ids = kept
             out.not = nil
         }
-        return .some(out)
+        return out
     }
 
     /// A mapping of ids alone written as the ids (`[Done]`, as a policy writes them).
