@@ -155,6 +155,8 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-in-section: all\n  - »pin: [ { index: 0, section: Done }, { index: 2, section: Done } ]\n"),
         AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: { kind: fixed }\n  - »keep-in-section: { section: { tag: closed } }\n"),
         AnalysisCase(.stuckRow, fires: false, "  - keep-order: { kind: fixed }\n  - keep-in-section: { section: { kind: open } }\n"),
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: all\n  - »accept: { section: {}, from: Inbox }\n"),
+        AnalysisCase(.stuckRow, fires: true, counterexample: true, "  - keep-order: all\n  - »accept: { section: { not: [] }, from: Inbox }\n"),
         // Meets that one key cannot say: two tag lists, indices from either end (a review). In a
         // table of one section, the first and the last, no row has another section to go to:
         // keep-order alone freezes them.

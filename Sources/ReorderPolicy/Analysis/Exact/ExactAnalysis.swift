@@ -491,7 +491,7 @@ struct ExactAnalysis {
             case .reserve(_, _, let sections): add(sections, r)
             case .keepOrder(let sections): add(sections, r)
             // Rows may not come into any section from the sections `from` does not select.
-            case .accept(.all, let from, _): add(SectionClasses.complement(from), r)
+            case .accept(let section, let from, _) where SectionClasses.selectsEverySection(section): add(SectionClasses.complement(from), r)
             case .hold, .accept, .capacity: break
             }
         }

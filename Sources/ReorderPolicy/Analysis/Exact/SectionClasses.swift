@@ -38,6 +38,19 @@ enum SectionClasses {
         }
     }
 
+    /// Whether `s` selects every section however it is written: `all`, `[all]`, an empty
+    /// mapping (`{}`), or a mapping whose only key excludes nothing (`{ not: [] }`).
+    static func selectsEverySection(_ s: SectionSelector) -> Bool {
+        switch s {
+        case .all: return true
+        case .some(let refs):
+            return refs.contains { ref in
+                guard case .matching(let f) = ref else { return false }
+                return f.keys.isEmpty || (f.keys.count == 1 && f.not == SectionSelector.some([]))
+            }
+        }
+    }
+
     /// The sections neither of `s` selects: the double negation of a lone `not` undone.
     static func complement(_ s: SectionSelector) -> SectionSelector {
         switch s {
