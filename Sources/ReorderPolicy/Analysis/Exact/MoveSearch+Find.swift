@@ -266,8 +266,12 @@ extension MoveSearch {
         if segmentMode {
             if q.source != nil && extraBreakpoints.isEmpty { return nil }
             // Only sections longer than every layout but the longest: that one alone.
-            let long = longLayout
-            let candidates = q.sourceMinRows < long.n ? layouts(minimum: 1, saturation: t) : smallLayoutRows == nil ? [long] : []
+            let candidates: [Layout]
+            if q.sourceMinRows > 1, case let long = longLayout, q.sourceMinRows >= long.n {
+                candidates = smallLayoutRows == nil ? [long] : []
+            } else {
+                candidates = layouts(minimum: 1, saturation: t)
+            }
             return candidates.flatMap { layout in
                 layout.segments.enumerated().compactMap { i, segment in
                     // A place a query names is a run of one row of its own (or any run, when
@@ -880,4 +884,3 @@ extension MoveSearch {
         return false
     }
 }
-

@@ -91,11 +91,6 @@ extension MoveSearch {
         return zip(sorted, sorted.dropFirst()).map { (k: $0, length: $1 - $0) }
     }
 
-    /// The sizes a run of places cut at thresholds `p` (from both ends) must be tried at: the
-    /// order of the cuts `p` and `n − p`, and the lengths between them up to `window`, change
-    /// only near a sum of two thresholds (0 included). So every size within `window` of such a
-    /// sum, at least `minimum` and below `limit`, and one size inside each gap between them,
-    /// ascending. Row layouts and section geometries both take their sizes from here.
     /// Whether layouts take sections of exactly `n` rows as they are for every question, so
     /// that "at least n rows" splits no gap: `n` lies within the narrowest window of a sum of
     /// two thresholds (a saturation of 1, as the places of a row question are laid out).
@@ -104,6 +99,11 @@ extension MoveSearch {
         return q.contains { a in q.contains { b in abs(a + b - n) <= 1 } }
     }
 
+    /// The sizes a run of places cut at thresholds `p` (from both ends) must be tried at: the
+    /// order of the cuts `p` and `n − p`, and the lengths between them up to `window`, change
+    /// only near a sum of two thresholds (0 included). So every size within `window` of such a
+    /// sum, at least `minimum` and below `limit`, and one size inside each gap between them,
+    /// ascending. Row layouts and section geometries both take their sizes from here.
     static func sizesNearSums(_ p: [Int], window: Int, minimum: Int, below limit: Int) -> [Int] {
         let q = [0] + p
         // The windows as intervals, merged in order (a set of every size in every window hashed

@@ -144,7 +144,7 @@ struct MoveSearch {
     }
 
     /// Value bounds up to this are counted exactly (a state per count up to the bound). Above
-    /// it a count is followed only up to ``openCapacityCap``, where it stands for any larger
+    /// it a count is followed only up to a cap of as many (``cap(_:max:)``), where it stands for any larger
     /// count: a section that holds more rows than the programme's fixed steps can count only
     /// by repeating a row of its loop, and whatever state repeats reach once they reach all
     /// (docs/ANALYSIS.md, "Capacity bounds"). Counting every value up to `max: 100000` took
