@@ -675,6 +675,63 @@ import ReorderEngine
         #expect(compared >= 9 && interiors >= 1, "compared \(compared), interiors \(interiors)")
     }
 
+    /// Issue #62, item 2: a run counted from one end is not uniform when cuts counted from the
+    /// other end fall inside it in some sections. Policies built like the issue's (rows that
+    /// can leave only in short sections, because a pin counted from the far end appears in
+    /// long ones), mirrored and with random thresholds, decide by runs exactly as by one
+    /// question per place; and a run the search cannot show uniform is said to be undecided,
+    /// never left out in silence.
+    @Test(arguments: 0..<2)
+    func runsCutFromTheOtherEndDecideAsPlaces(chunk: Int) throws {
+        var gen = RandomPolicies(seed: 0xF62 + UInt64(chunk))
+        var compared = 0
+        func places(_ a: ExactAnalysis) -> Set<[Int]> {
+            Set(a.frozen.filter { $0.minRows == 1 }.flatMap { f in f.middle ? [[f.sectionRule ?? -1, 0, -1]] : (f.index...f.last).map { [f.sectionRule ?? -1, f.fromEnd ? 1 : 0, $0] } })
+        }
+        for n in 0..<5 {
+            // Thresholds a < b < c; "from the end" or, mirrored, "from the start".
+            let a = gen.int(10...13), b = a + gen.int(12...16), c = b + gen.int(6...10)
+            let end = gen.chance(0.5)
+            func edge(_ k: Int) -> RowPositionFilter { end ? .last(k) : .first(k) }
+            var rules: [RowRule.Kind] = [
+                .keepOrder(.all),
+                .keepInSection(RowSelector(not: RowSelector(position: edge(c)))),
+                .keepInSection(RowSelector(position: edge(a))),
+                .pin(RowSelector(position: edge(c), not: RowSelector(position: edge(b))), anchor: nil),
+            ]
+            if gen.chance(0.4) { rules.append(.pin(RowSelector(position: .indices([end ? gen.int(1...a) : -gen.int(1...a)])), anchor: nil)) }
+            let policy = Policy(name: "cuts-\(n)", rules: rules.enumerated().map { RowRule($0.element, metadata: RuleMetadata(id: "rule-\($0.offset)")) })
+            let compiled = try CompiledPolicy(policy)
+            let byRuns = ExactAnalysis(policy, compiled, work: 2_000_000, segments: true)
+            let byPlaces = ExactAnalysis(policy, compiled, work: 2_000_000, segments: true, frozenRuns: false)
+            compared += 1
+            // Every place the runs claim is frozen place by place; where the runs found no
+            // fewer, they agree exactly, and where they found fewer they said so (a place
+            // left out by a run the search could not show uniform).
+            let runs = places(byRuns), each = places(byPlaces)
+            #expect(runs.isSubset(of: each), "policy \(policy.rules.map(\.kind)): claimed \(runs.subtracting(each).sorted { $0.lexicographicallyPrecedes($1) })")
+            if runs != each {
+                #expect(byRuns.runsLeftUndecided > 0, "policy \(policy.rules.map(\.kind)): missed in silence \(each.subtracting(runs).sorted { $0.lexicographicallyPrecedes($1) })")
+            }
+        }
+        #expect(compared == 5, "compared \(compared)")
+    }
+
+    /// The issue's own policy: indices 20–39 are frozen (a row at index k leaves only a section
+    /// of at most 30 rows, from at least 10 rows before its end), not 25–39.
+    @Test func theIssuesRunIsFrozenFromIndexTwenty() throws {
+        func rule(_ kind: RowRule.Kind, _ id: String) -> RowRule { RowRule(kind, metadata: RuleMetadata(id: id)) }
+        let policy = Policy(name: "p5", rules: [
+            rule(.keepOrder(.all), "order"),
+            rule(.keepInSection(RowSelector(not: RowSelector(position: .last(40)))), "stay-early"),
+            rule(.keepInSection(RowSelector(position: .last(10))), "stay-late"),
+            rule(.pin(RowSelector(position: .last(40), not: RowSelector(position: .last(30))), anchor: nil), "pin"),
+        ])
+        let a = ExactAnalysis(policy, try CompiledPolicy(policy))
+        let fromStart = Set(a.frozen.filter { !$0.fromEnd && !$0.middle && $0.minRows == 1 }.flatMap { $0.index...$0.last })
+        #expect(fromStart == Set(20...39), "\(fromStart.sorted())")
+    }
+
     /// A long run's interior found frozen is frozen at each of its places, on the engine: every
     /// move of a row at its first, middle and last place, in sections just long enough and
     /// longer, is refused. And where rows can move, no interior is claimed.

@@ -44,6 +44,9 @@ struct ExactAnalysis {
     var budgetSpent = false
     /// Row positions from which no row ever moves (SPEC §10.4).
     var frozen: [Frozen] = []
+    /// How many runs' questions found a witness that does not show every place of the run
+    /// movable (each left undecided, in `undecided`; for the tests).
+    var runsLeftUndecided = 0
     /// Pairs of capacity rules (the one with `max`, the later one with `min`) that count the
     /// same rows and both select some section, with `min` above `max` (SPEC §10.5).
     var capacityConflicts: [(max: Int, min: Int)] = []
@@ -426,7 +429,7 @@ struct ExactAnalysis {
             // "Frozen places in long runs": with W above the programme's saturation, every
             // interior place is frozen or none is).
             let w = search.frozenWindow(all)
-            let cuts = Array(Set([0, c] + search.vocabulary.rowBreakpoints.filter { $0 < c })).sorted()
+            let cuts = Array(Set([0, c] + search.vocabulary.rowBreakpoints.filter { $0 < c } + Self.crossingPoints(search.vocabulary.rowBreakpoints, below: c))).sorted()
             for fromEnd in [false, true] {
                 func place(_ k: Int) -> FrozenPlace { FrozenPlace(index: k, last: k, fromEnd: fromEnd, breakpoints: [k, k + 1]) }
                 for (a, b) in zip(cuts, cuts.dropFirst()) {
@@ -445,6 +448,26 @@ struct ExactAnalysis {
         places.append(FrozenPlace(index: c, last: c, middle: true, breakpoints: [c], isRun: true))
         return places
     }
+
+    /// Where a run counted from one end stops being uniform (issue #62, item 2): a cut counted
+    /// from the other end, n − pⱼ, falls inside it for some n, and the layouts change where n
+    /// passes a sum pᵢ + pₗ; so the places frozen in some sections and movable in others meet
+    /// near pᵢ + pₗ − pⱼ (p₀ = 0 included). Cutting the runs there as well makes their
+    /// interiors uniform in the usual case; where it does not, the run's question sees it and
+    /// says the run is undecided (``ExactAnalysis/findFrozen``, `covers`). At most
+    /// `maxCrossingPoints` such points (none past that: the check still speaks).
+    static func crossingPoints(_ thresholds: [Int], below c: Int) -> [Int] {
+        let p = [0] + thresholds
+        guard p.count * p.count * p.count <= 64 * 64 * 64 else { return [] }
+        var points = Set<Int>()
+        for i in p { for l in p where l >= i { for j in p where j > 0 {
+            let q = i + l - j
+            if q > 0, q < c, !p.contains(q) { points.insert(q) }
+        } } }
+        return points.count <= maxCrossingPoints ? Array(points) : []
+    }
+
+    static let maxCrossingPoints = 64
 
     /// SPEC §10.4: for each place a selector can tell apart (index k < C from either end, and
     /// the middle: every place with at least C rows on each side), in every section or in the
@@ -508,6 +531,9 @@ struct ExactAnalysis {
             }
         }
         let together = !search.segmentMode, c = search.vocabulary.rowConstant
+        let w = search.frozenWindow(all)
+        /// Whether `stuck` checks that a run's witness covers the run, and the runs where it did not.
+        var checksRuns = false, undecidedRuns = Set<Int>()
         /// Points the search at `subset` (not empty) of the places: one place (segment mode), or
         /// any of them.
         /// The search asks the source of every shape it builds, so several places become a
@@ -561,13 +587,40 @@ struct ExactAnalysis {
             for p in open {
                 var ask = q
                 aim(&ask, [p])
+                // A run's interior stands for all its places only where a witness shows that
+                // (see `covers`): first in sections long enough that no cut counted from the
+                // other end falls inside the run, where one does; then in sections of any size.
+                let run = checksRuns && places[p].isRun && !places[p].middle
+                if run {
+                    var long = q
+                    aim(&long, [p], minRows: places[p].last + 1 + w + (search.vocabulary.rowBreakpoints.max() ?? 0))
+                    if case .found(let found1) = search.findMove(long), covers(places[p], found1) {
+                        found(p, found1)
+                        continue
+                    }
+                    aim(&ask, [p])
+                }
                 switch search.findMove(ask) {
-                case .found(let w): found(p, w)
+                case .found(let witness) where run && !covers(places[p], witness): undecidedRuns.insert(p)
+                case .found(let witness): found(p, witness)
                 case .unknown: return nil
                 case .none: out.append(p)
                 }
             }
             return out
+        }
+        /// Whether a witness's row, at its place in its section, shows every place of the
+        /// run `place` movable: the run of the witness's layout (between two cuts of the
+        /// policy's thresholds, counted from either end) holds the interior with `w` rows to
+        /// spare on each side, so the row can be moved step by step to each of its places
+        /// (docs/ANALYSIS.md, "Frozen places in long runs").
+        func covers(_ place: FrozenPlace, _ witness: MoveWitness) -> Bool {
+            let n = witness.table.sections[witness.from.section].rows.count
+            let k = place.fromEnd ? n - 1 - witness.from.row : witness.from.row
+            let p = [0] + search.vocabulary.rowBreakpoints
+            let cuts = p + p.map { n - $0 }
+            let s = cuts.filter { $0 <= k }.max() ?? 0, e = cuts.filter { $0 > k }.min() ?? n
+            return s + w <= place.index && e - w >= place.last + 1
         }
         var reported = Set<Int>(), rowless = Set<Int>()
         var results: [(place: Int, cls: Int, frozen: Frozen)] = []
@@ -595,7 +648,15 @@ struct ExactAnalysis {
             move.mustNotBreak = all
             // The longest section a row at each place was seen to leave.
             var leftAt: [Int: Int] = [:]
-            guard let frozenHere = stuck(move, open, found: { p, w in leftAt[p] = max(leftAt[p] ?? 0, w.table.sections[w.from.section].rows.count) }) else {
+            checksRuns = true
+            undecidedRuns = []
+            let stuckHere = stuck(move, open, found: { p, w in leftAt[p] = max(leftAt[p] ?? 0, w.table.sections[w.from.section].rows.count) })
+            checksRuns = false
+            if !undecidedRuns.isEmpty {
+                runsLeftUndecided += undecidedRuns.count
+                leave(.frozen, sectionRule.map { [$0] } ?? [])
+            }
+            guard let frozenHere = stuckHere else {
                 leave(.frozen, sectionRule.map { [$0] } ?? [])
                 continue
             }
