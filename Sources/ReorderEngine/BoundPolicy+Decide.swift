@@ -142,7 +142,7 @@ extension BoundPolicy {
             return DecisionOutline(move: move, kind: .allowed, target: .row(to), rules: rules)
         }
         for index in effects.indices where breaks(index, from, to) { rules.insert(index) }
-        let target = retargetCancel ? from : nearest(to: to, context)
+        let target = retarget(to, context, from: from)
         return DecisionOutline(move: move, kind: target == from ? .rejected : .retargeted, target: .row(target), rules: rules)
     }
 

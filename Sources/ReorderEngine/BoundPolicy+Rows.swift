@@ -43,6 +43,7 @@ extension BoundPolicy {
                 return retargetCancel ? from : Position(section: s, row: j < lo ? lo : hi)
             }
             guard j <= Int(lanes[t].count) else { return from }
+            if retargetSource { return Position(section: s, row: Swift.min(Swift.max(Swift.min(j, Int(lane.count) - 1), lo), hi)) }
             return retargetCancel ? from : Position(section: s, row: t < s ? lo : hi)
         }
         if let fast { return fast }
@@ -56,11 +57,28 @@ extension BoundPolicy {
                 return Position(section: c.s, row: Swift.min(Swift.max(proposed.row, c.ownLo), c.ownHi))
             }
             if retargetCancel { return from }
+            if retargetSource { return inSourceSection(proposed, c) }
             return Position(section: c.s, row: proposed.section < c.s ? c.ownLo : c.ownHi)
         }
         if isValid(proposed, c) { return proposed }
+        return retarget(proposed, c, from: from)
+    }
+
+    /// Where an invalid proposal lands under the policy's `retarget` (SPEC §2.3, §13.1).
+    @inline(__always)
+    func retarget(_ proposed: Position, _ c: SourceContext, from: Position) -> Position {
         if retargetCancel { return from }
+        if retargetSource { return inSourceSection(proposed, c) }
         return nearest(to: proposed, c)
+    }
+
+    /// `retarget: source-section` (SPEC §13.1): the valid row of the source section nearest to
+    /// the proposed row (the last row when the proposal lies past it). The own section's valid
+    /// rows are one interval holding the source, so the nearest is the proposal clamped to it,
+    /// and no tie can arise.
+    func inSourceSection(_ proposed: Position, _ c: SourceContext) -> Position {
+        let row = Swift.min(proposed.row, counts[c.s] - 1)
+        return Position(section: c.s, row: Swift.min(Swift.max(row, c.ownLo), c.ownHi))
     }
 
     /// Whether `to` is a valid destination for the (movable) row at `from`.
@@ -105,6 +123,10 @@ extension BoundPolicy {
             own = PinModel.own(below: pinnedAny.maxBelow(s, i), above: pinnedAny.minAbove(s, i), count: summary.count)
         }
         if summary.fixedOrder { own = (i, i) }
+        for g in amongGroups {
+            let run = g.run(s, i)
+            own = (Swift.max(own.lo, run.lo), Swift.min(own.hi, run.hi))
+        }
         var leaves = !summary.keepsAll && summary.canGive
             && PinModel.mayLeave(i, lastStart: lastStartPinned[s], firstEnd: firstEndPinned[s])
         if leaves {

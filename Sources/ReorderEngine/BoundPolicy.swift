@@ -83,6 +83,8 @@ public struct BoundPolicy: Sendable {
     let rowBase: [Int]
     let sectionCount: Int
     let retargetCancel: Bool
+    /// `retarget: source-section` (SPEC §13.1).
+    let retargetSource: Bool
 
     // MARK: Each rule's effects, in file order
 
@@ -129,6 +131,8 @@ public struct BoundPolicy: Sendable {
     let queryFollowers: [QueryFollower]
     /// Rows that may not leave their section (every `staying`).
     let stayingQueries: [QueryID]
+    /// Every `keep-among`'s groups: a row's valid rows within its section lie in the run of its group.
+    let amongGroups: [RowGroups]
     /// Every `admission`, in rule order, then one per `capacity` with `rows` whose `max` some
     /// section has reached (SPEC §12: full for the rows it counts); per admission × section
     /// whether `from` selects it.
@@ -163,6 +167,7 @@ public struct BoundPolicy: Sendable {
         self.boundTable = table
         self.sectionsOnly = sectionsOnly
         retargetCancel = compiled.policy.retarget == .cancel
+        retargetSource = compiled.policy.retarget == .sourceSection
 
         // 1. Layout.
         let counts = table.sections.map { $0.rows.count }
@@ -205,6 +210,7 @@ public struct BoundPolicy: Sendable {
         canTake = limits.canTake
         openToDrops = (0..<sectionCount).map { limits.canTake[$0] && holds.inLo[$0] <= holds.inHi[$0] }
         stayingQueries = effects.compactMap { $0.staying }
+        amongGroups = effects.compactMap { $0.among }
         var fixedOrder = [Bool](repeating: false, count: sectionCount)
         for case let fixed? in effects.map({ $0.fixedOrder }) {
             for u in 0..<sectionCount where fixed[u] { fixedOrder[u] = true }
@@ -212,7 +218,7 @@ public struct BoundPolicy: Sendable {
         (admissions, exitGuards, admissionFrom, admissionMask, openGroups) = Self.admissions(effects, counts: counts, open: openToDrops)
         let summaries = Self.summaries(
             counts: counts, holds: holds, canGive: limits.canGive, fixedOrder: fixedOrder,
-            staying: stayingQueries, plans: queryPlans, inSection: queryInSection)
+            staying: stayingQueries, plans: queryPlans, inSection: queryInSection, grouped: !amongGroups.isEmpty)
         self.summaries = summaries
         lanes = summaries.map(FastLane.init)
 
@@ -256,7 +262,7 @@ public struct BoundPolicy: Sendable {
     /// Per section: the edges of its held rows and whether every row must stay in it.
     private static func summaries(
         counts: [Int], holds: PackedHolds, canGive: [Bool], fixedOrder: [Bool],
-        staying: [QueryID], plans: [QueryPlan], inSection: [Bool]
+        staying: [QueryID], plans: [QueryPlan], inSection: [Bool], grouped: Bool
     ) -> [SectionSummary] {
         let sectionCount = counts.count
         // Staying queries that hold every row of a section they select.
@@ -269,7 +275,7 @@ public struct BoundPolicy: Sendable {
             summaries.append(SectionSummary(
                 count: counts[u], pinnedSimple: p.simple, pinnedTop: p.top, pinnedBottom: p.bottom,
                 immovableSimple: m.simple, immovableTop: m.top, immovableBottom: m.bottom,
-                keepsAll: keepsAll, canGive: canGive[u], fixedOrder: fixedOrder[u]))
+                keepsAll: keepsAll, canGive: canGive[u], fixedOrder: fixedOrder[u], grouped: grouped))
         }
         return summaries
     }
@@ -441,7 +447,7 @@ struct ExitGuard: Sendable {
 struct SectionSummary: Sendable {
     /// Rows are kept in this section and held rows sit only at its top and bottom: the
     /// fast path of ``BoundPolicy/target(from:proposed:)`` needs nothing else.
-    var fast: Bool { keepsAll && pinnedSimple && immovableSimple && !fixedOrder }
+    var fast: Bool { keepsAll && pinnedSimple && immovableSimple && !fixedOrder && !grouped }
     let count: Int
     /// True when pinned rows form at most a top run `0...pinnedTop` and a bottom run `pinnedBottom..<count`.
     let pinnedSimple: Bool
@@ -457,6 +463,8 @@ struct SectionSummary: Sendable {
     let canGive: Bool
     /// No row may move to another index of this section.
     let fixedOrder: Bool
+    /// A `keep-among` limits moves within this section.
+    var grouped = false
 }
 
 /// The fast path's numbers for one section, packed small: valid rows `lo...hi` for a row of

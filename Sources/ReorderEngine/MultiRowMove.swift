@@ -120,6 +120,18 @@ extension BoundPolicy {
         guard let p = slots.firstIndex(of: move.to) else { return nil }
         let q = slots.firstIndex(of: Position(section: s, row: min(move.rows[0], counts[s] - m))) ?? p
         var best: Int? = nil
+        if retargetSource {
+            // SPEC §13.1 for a block: the valid landing of its own section nearest to the proposed
+            // row (the last landing when the proposal lies past it), on a tie the one nearer to
+            // where the block starts.
+            let c = min(move.to.row, counts[s] - m), start = min(move.rows[0], counts[s] - m)
+            var best: Int? = nil
+            for k in 0...(counts[s] - m) where multiViolations(move, to: Position(section: s, row: k), reasons: false).isEmpty {
+                if let b = best, (abs(b - c), abs(b - start)) <= (abs(k - c), abs(k - start)) { continue }
+                best = k
+            }
+            return best.map { Position(section: s, row: $0) }
+        }
         for (index, slot) in slots.enumerated() where multiViolations(move, to: slot, reasons: false).isEmpty {
             if let b = best {
                 if (abs(index - p), abs(index - q)) < (abs(b - p), abs(b - q)) { best = index }

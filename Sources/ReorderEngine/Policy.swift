@@ -48,11 +48,14 @@ public enum Anchor: String, Hashable, Sendable {
 }
 
 /// What `target(from:proposed:)` does with an invalid proposal.
-public enum RetargetMode: String, Hashable, Sendable {
+public enum RetargetMode: String, Hashable, Sendable, CaseIterable {
     /// Move to the nearest valid destination in reading order (SPEC §2.3).
     case nearest
     /// Stay at the source.
     case cancel
+    /// Stay in the source section, at the proposed row (SPEC §13.1): the valid row of the own
+    /// section nearest to `min(proposed row, n_s - 1)`. Section moves retarget as `nearest`.
+    case sourceSection = "source-section"
 }
 
 /// What every rule carries besides its meaning: id, message and where it was written.

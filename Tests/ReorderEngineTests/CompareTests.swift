@@ -44,7 +44,7 @@ import ReorderEngine
         case 4 where q.rules.count > 1:
             q.rules.reverse()
             return (q, true)
-        case 5: q.retarget = q.retarget == .nearest ? .cancel : .nearest
+        case 5: q.retarget = gen.pick(RetargetMode.allCases.filter { $0 != q.retarget })
         case 6: q.sectionRules.append(gen.sectionRule(9))
         case 7 where !q.sectionRules.isEmpty: q.sectionRules.removeLast()
         default:
@@ -170,6 +170,26 @@ import ReorderEngine
         let frozenC = try Self.load("reorder-policy: 1\nname: c\nrules:\n  - lock: all\nsection-rules:\n  - lock: { section: all }\n")
         #expect(PolicyComparison(old: frozenC, new: frozenB).verdict == .equivalent)
         #expect(PolicyComparison(old: frozenA, new: frozenB).verdict == .different)
+    }
+
+    /// SPEC §13 in `compare`: `nearest` against `source-section` differs where a drop in another
+    /// section lands elsewhere; `cancel` against `source-section` where the latter retargets;
+    /// a `keep-among` added is a change. Every change replays on the engine.
+    @Test func sourceSectionAndKeepAmongChanges() throws {
+        let rules = "rules:\n  - keep-in-section: all\n"
+        let nearest = try Self.load("reorder-policy: 1\nname: a\n" + rules)
+        let source = try Self.load("reorder-policy: 1\nname: b\nretarget: source-section\n" + rules)
+        let cancel = try Self.load("reorder-policy: 1\nname: c\nretarget: cancel\n" + rules)
+        let among = try Self.load("reorder-policy: 1\nname: d\n" + rules + "  - keep-among: { tag: pinned }\n")
+        for (old, new) in [(nearest, source), (source, cancel), (nearest, among), (among, nearest)] {
+            let c = PolicyComparison(old: old, new: new)
+            #expect(c.verdict == .different, "\(old.policy.name) → \(new.policy.name): \(c.verdict)")
+            for change in c.changes {
+                #expect(try old.bind(change.table).decide(change.move) == change.old)
+                #expect(try new.bind(change.table).decide(change.move) == change.new)
+            }
+        }
+        #expect(PolicyComparison(old: source, new: cancel).changes.contains { $0.old.kind == .retargeted && $0.new.kind == .rejected })
     }
 }
 

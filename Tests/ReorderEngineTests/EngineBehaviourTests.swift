@@ -30,6 +30,29 @@ func at(_ s: Int, _ r: Int) -> Position { Position(section: s, row: r) }
         #expect(d.violations.map(\.reason) == ["moving \"B\" to 0.0 would shift pinned row \"Status\" from 0.0 to 0.1"])
     }
 
+    /// SPEC §13.1: an invalid drop stays in the row's own section at the proposed row (the
+    /// last row when the proposal lies past it), clamped to the rows it may take there; the
+    /// source itself gives `rejected`. Section moves retarget as under `nearest`.
+    @Test func sourceSectionRetargetKeepsTheProposedRow() throws {
+        let bound = try bind([.keepInSection(.all), .pin(RowSelector(position: .first(1)), anchor: nil)], retarget: .sourceSection,
+                             rows("Title", "a", "b", "c"), rows("Other", "x"))
+        #expect(bound.target(from: at(0, 1), proposed: at(1, 1)) == at(0, 1))
+        #expect(bound.target(from: at(0, 3), proposed: at(1, 2)) == at(0, 2))
+        #expect(bound.target(from: at(0, 1), proposed: at(1, 9)) == at(0, 1))
+        #expect(bound.target(from: at(0, 1), proposed: at(1, 0)) == at(0, 1))
+        #expect(bound.target(from: at(0, 2), proposed: at(1, 0)) == at(0, 1))
+        #expect(bound.target(from: at(0, 2), proposed: at(0, 0)) == at(0, 1))
+        let d = try bound.decide(.row(from: at(0, 3), to: at(1, 2)))
+        #expect(d.kind == .retargeted && d.target == .row(at(0, 2)))
+        #expect(try bound.decide(.row(from: at(0, 1), to: at(1, 0))).kind == .rejected)
+        // Unlike `nearest`, which lands at the end of the section nearest in reading order.
+        let nearest = try bind([.keepInSection(.all)], rows("a", "b", "c", "d"), rows("x", "y", "z"))
+        let own = try bind([.keepInSection(.all)], retarget: .sourceSection, rows("a", "b", "c", "d"), rows("x", "y", "z"))
+        #expect(nearest.target(from: at(0, 0), proposed: at(1, 1)) == at(0, 3))
+        #expect(own.target(from: at(0, 0), proposed: at(1, 1)) == at(0, 1))
+        #expect(own.target(from: at(1, 2), proposed: at(0, 0)) == at(1, 0))
+    }
+
     @Test func applyIsAMoveNotAnExchange() throws {
         let table = Table(sections: [rows("A", "B", "C", "D")])
         let moved = try table.applying(.row(from: at(0, 0), to: at(0, 2)))

@@ -14,6 +14,16 @@ extension ReferenceEvaluator {
         let violated = multiViolations(move, to: move.to)
         if violated.isEmpty { return Outcome(kind: .allowed, target: .row(move.to), ruleIDs: []) }
         if policy.retarget == .cancel { return Outcome(kind: .rejected, target: .row(move.source), ruleIDs: violated) }
+        if policy.retarget == .sourceSection {
+            // SPEC §13.1 for a block (docs/LANGUAGE.md): the valid landing of its own section
+            // nearest to min(j, n_s - m), on a tie the one nearer to where the block starts.
+            let n = table.sections[move.section].rows.count - moving.count
+            let c = min(move.to.row, n), start = min(move.rows[0], n)
+            let best = (0...n).filter { multiViolations(move, to: Position(section: move.section, row: $0)).isEmpty }
+                .min { (abs($0 - c), abs($0 - start)) < (abs($1 - c), abs($1 - start)) }
+            let target = best.map { Position(section: move.section, row: $0) } ?? move.source
+            return Outcome(kind: target == move.source ? .rejected : .retargeted, target: .row(target), ruleIDs: violated)
+        }
         var slots: [Position] = []
         for (u, section) in table.sections.enumerated() {
             let count = u == move.section ? section.rows.count - moving.count + 1 : section.rows.count + 1

@@ -159,7 +159,7 @@ struct RandomPolicies {
     }
 
     mutating func policy() -> Policy {
-        Policy(name: "random", retarget: chance(0.2) ? .cancel : .nearest,
+        Policy(name: "random", retarget: chance(0.3) ? pick([.cancel, .sourceSection]) : .nearest,
                rules: (0..<int(0...4)).map { rule($0 + 1) },
                sectionRules: (0..<int(0...2)).map { sectionRule($0 + 1) })
     }

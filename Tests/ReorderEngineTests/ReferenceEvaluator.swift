@@ -137,6 +137,15 @@ struct ReferenceEvaluator {
         let violated = violatedRules(from, to)
         if violated.isEmpty { return Outcome(kind: .allowed, target: .row(to), ruleIDs: []) }
         if policy.retarget == .cancel { return Outcome(kind: .rejected, target: .row(from), ruleIDs: violated) }
+        if policy.retarget == .sourceSection {
+            // SPEC §13.1: the valid row [s, k] of the own section that minimises |k - c|,
+            // c = min(j, n_s - 1), on a tie the one nearer to i.
+            let n = table.sections[from.section].rows.count, c = min(to.row, n - 1)
+            let k = (0..<n).filter { violatedRules(from, Position(section: from.section, row: $0)).isEmpty }
+                .min { (abs($0 - c), abs($0 - from.row)) < (abs($1 - c), abs($1 - from.row)) }!
+            let target = Position(section: from.section, row: k)
+            return Outcome(kind: target == from ? .rejected : .retargeted, target: .row(target), ruleIDs: violated)
+        }
         // Every destination slot in reading order.
         var slots: [Position] = []
         for (u, section) in table.sections.enumerated() {

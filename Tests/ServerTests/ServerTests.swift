@@ -60,10 +60,10 @@ struct ServerTests {
         let health = try server.get("/health")
         #expect(health.status == 200)
         #expect(health.json?["status"] as? String == "ok")
-        #expect(health.json?["policies"] as? Int == 6)
+        #expect(health.json?["policies"] as? Int == 8)
         let list = try server.get("/v1/policies")
         let entries = list.json?["policies"] as? [[String: String]] ?? []
-        #expect(entries.map { $0["name"] } == ["board", "chats", "grouped-list", "kanban", "settings", "status-list"])
+        #expect(entries.map { $0["name"] } == ["board", "chats", "grouped-list", "kanban", "pinned-chats", "settings", "sharing-buttons", "status-list"])
         #expect(entries.allSatisfy { $0["hash"]?.hasPrefix("fnv1a64:") == true && $0["file"]?.hasPrefix("policies/") == true })
         #expect(server.stop() == 0)
     }

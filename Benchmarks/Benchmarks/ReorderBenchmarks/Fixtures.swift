@@ -81,6 +81,31 @@ enum Fixtures {
         return Position(section: from.section, row: min(max(proposed.row, 1), n - 2))
     }
 
+    /// SPEC §13: pinned chats stay among pinned chats in one flat list per section, rows stay in
+    /// their section, and an invalid drop stays in the own section at the proposed row.
+    static let amongPolicy = Policy(name: "among", retarget: .sourceSection, rules: [
+        RowRule(.keepAmong(.rows(RowSelector(tags: ["pinned"]))), metadata: RuleMetadata(id: "pinned-apart")),
+        RowRule(.keepInSection(.all), metadata: RuleMetadata(id: "own-section")),
+    ])
+
+    /// `sections` × `rows`, the first `pinned` rows of each section tagged `pinned`.
+    static func chatsTable(sections: Int, rows: Int, pinned: Int) -> Table {
+        Table(sections: (0..<sections).map { s in
+            Section(id: "S\(s)", rows: (0..<rows).map { Row(id: "r\(s).\($0)", tags: $0 < pinned ? ["pinned"] : []) })
+        })
+    }
+
+    /// The hand-written baseline for ``amongPolicy``: what an app writes in
+    /// `targetIndexPathForMoveFromRowAt` when it keeps the number of pinned rows per section
+    /// (pinned rows first): the row stays in its section, among its own group, at the proposed
+    /// row (`IndexPath(row: proposed.row, section: source.section)`, clamped).
+    @inline(never)
+    static func handWrittenAmongTarget(from: Position, proposed: Position, rowCounts: [Int], pinnedCounts: [Int]) -> Position {
+        let n = rowCounts[from.section], p = pinnedCounts[from.section]
+        let (lo, hi) = from.row < p ? (0, p - 1) : (p, n - 1)
+        return Position(section: from.section, row: min(max(min(proposed.row, n - 1), lo), hi))
+    }
+
     /// A moves file of `count` flow-style moves over a 10 × 100 table (about 32 bytes a move).
     static func movesFile(count: Int) -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("reorder-bench-moves-\(count).yaml").path

@@ -30,6 +30,29 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // MARK: keep-among and retarget: source-section (SPEC §13) against the hand-written delegate.
+
+    do {
+        let among = try! CompiledPolicy(Fixtures.amongPolicy)
+        let table = Fixtures.chatsTable(sections: 10, rows: 100, pinned: 10)
+        let bound = among.bind(table)
+        let counts = table.sections.map(\.rows.count), pinned = table.sections.map { _ in 10 }
+        let proposals = Fixtures.proposals(sections: 10, rows: 100)
+        for (from, to) in proposals {
+            precondition(bound.target(from: from, proposed: to) == Fixtures.handWrittenAmongTarget(from: from, proposed: to, rowCounts: counts, pinnedCounts: pinned))
+        }
+        Benchmark("target keep-among: hand-written baseline (4096 calls)", configuration: .init(scalingFactor: .one)) { benchmark in
+            for _ in benchmark.scaledIterations {
+                for (from, to) in proposals { blackHole(Fixtures.handWrittenAmongTarget(from: from, proposed: to, rowCounts: counts, pinnedCounts: pinned)) }
+            }
+        }
+        Benchmark("target keep-among: engine (4096 calls)", configuration: .init(scalingFactor: .one)) { benchmark in
+            for _ in benchmark.scaledIterations {
+                for (from, to) in proposals { blackHole(bound.target(from: from, proposed: to)) }
+            }
+        }
+    }
+
     // MARK: Per-call cost as tables grow.
 
     for rows in [10, 1_000, 100_000, 1_000_000] {

@@ -58,6 +58,7 @@ package enum RuleRegistry {
         AcceptRule.self,
         CapacityRule.self,
         KeepOrderRule.self,
+        KeepAmongRule.self,
     ]
 
     /// The kind with this keyword, if any.
@@ -142,6 +143,8 @@ package protocol RuleArgumentReader {
     mutating func sectionSelector(_ node: Node, _ what: String) -> SectionSelector?
     /// A row selector (SPEC §2.1, §8.1).
     mutating func rowSelector(_ node: Node, for context: String) -> RowSelector?
+    /// The text of a scalar node, reporting nothing (nil for a mapping or a list).
+    func scalarWord(_ node: Node) -> String?
     /// A row selector that may carry `anchor` (pin's argument).
     mutating func pinSelector(_ node: Node, for context: String) -> (RowSelector, Anchor?)?
     /// A section rule's argument: exactly one of `section`, `first`, `last`, and `anchor`

@@ -16,14 +16,17 @@ package struct RuleEffects: Sendable {
     var admission: Admission?
     /// Sections in which no row may move to another index of the same section.
     var fixedOrder: [Bool]?
+    /// Groups of rows a move within a section may not pass from another group (`keep-among`).
+    var among: RowGroups?
 
     init(held: HeldRows? = nil, limits: SectionLimits? = nil, staying: QueryID? = nil,
-         admission: Admission? = nil, fixedOrder: [Bool]? = nil) {
+         admission: Admission? = nil, fixedOrder: [Bool]? = nil, among: RowGroups? = nil) {
         self.held = held
         self.limits = limits
         self.staying = staying
         self.admission = admission
         self.fixedOrder = fixedOrder
+        self.among = among
     }
 }
 
@@ -341,6 +344,11 @@ package struct RuleBinder {
     func sections(_ selector: SectionSelector?) -> [Bool] {
         selector?.selected(in: table) ?? Array(repeating: true, count: sectionCount)
     }
+
+    /// Makes ``BoundPolicy/follow(_:)`` decline, so the caller binds again after a move: for
+    /// effects that `follow` does not update (`keep-among`'s groups, read on the table before
+    /// each move).
+    mutating func declineFollowing() { followsMoves = false }
 
     /// Registers a row selector whose match on a moving row is needed per call.
     mutating func query(_ selector: CompiledRowSelector) -> QueryID {

@@ -17,6 +17,9 @@ package enum RuleMeaning: Hashable, Sendable {
     case capacity(section: SectionSelector, max: CapacityBound?, min: CapacityBound?, rows: RowSelector?)
     /// Rows of the selected sections keep their order.
     case keepOrder(SectionSelector)
+    /// A move within a section may not shift a row of another group than the moving row
+    /// (SPEC §13.2).
+    case keepAmong(KeepAmongRule.Groups)
 }
 
 extension RuleMeaning {
@@ -25,7 +28,7 @@ extension RuleMeaning {
         switch self {
         case .hold(_, let pins, _): pins
         case .reserve: true
-        case .keepInSection, .accept, .capacity, .keepOrder: false
+        case .keepInSection, .accept, .capacity, .keepOrder, .keepAmong: false
         }
     }
 }
@@ -56,6 +59,10 @@ extension CapacityRule {
 
 extension KeepOrderRule {
     package var meaning: RuleMeaning { .keepOrder(section) }
+}
+
+extension KeepAmongRule {
+    package var meaning: RuleMeaning { .keepAmong(groups) }
 }
 
 extension RowRule.Kind {

@@ -30,6 +30,8 @@ extension BoundPolicy {
         }
         if t == s {
             if e.pointee.fixedOrder?[s] == true, j != i { return true }
+            // Just tested: among is set.
+            if e.pointee.among != nil, e.pointee.among!.firstOther(s, i, j) != nil { return true }
             return false
         }
         if e.pointee.limits != nil,
@@ -50,6 +52,7 @@ extension BoundPolicy {
         if let held = e.held, held.pins, shiftedHeldRow(held, move, to: to) != nil { return true }
         if t == s {
             if let fixed = e.fixedOrder, fixed[s], !Self.keepsOrder(move, to: to) { return true }
+            if let among = e.among, among.firstOther(block: move, to: to) != nil { return true }
             return false
         }
         if let limits = e.limits, !limits.allowsMove(from: s, to: t, moving: countedRows(limits, move), counts: counts) {

@@ -20,6 +20,8 @@ enum AnalysisProofs {
         case .hold(let rows, _, _), .keepInSection(let rows): (rows, nil)
         case .keepOrder(let section), .accept(let section, _, _), .capacity(let section, _, _, _): (nil, section)
         case .reserve(_, _, let sections): (nil, sections)
+        case .keepAmong(.rows(let rows)): (rows, nil)
+        case .keepAmong(.kind): (nil, nil)
         }
     }
 
@@ -50,7 +52,9 @@ enum AnalysisProofs {
             return "'\(o.metadata.id)' keeps every row in its section"
         case (.hold(let held, let pins, _), .keepInSection(let kept)) where covers(held, kept):
             return "'\(o.metadata.id)' \(verb(pins)) the rows it keeps, and a \(pins ? "pinned" : "locked") row cannot be picked up"
-        case (.hold, _), (.keepInSection, _), (.reserve, _), (.accept, _), (.capacity, _), (.keepOrder, _):
+        case (.keepOrder(let fixed), .keepAmong) where fixed == .all:
+            return "'\(o.metadata.id)' fixes the order of every section, so no row may pass another"
+        case (.hold, _), (.keepInSection, _), (.reserve, _), (.accept, _), (.capacity, _), (.keepOrder, _), (.keepAmong, _):
             return nil
         }
     }

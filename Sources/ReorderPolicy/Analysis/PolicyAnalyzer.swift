@@ -765,7 +765,7 @@ public struct PolicyAnalyzer {
     private func sectionSelector(of index: Int) -> SectionSelector? {
         switch policy.rules[index].kind.meaning {
         case .accept(let section, _, _), .capacity(let section, _, _, _): section
-        case .hold, .reserve, .keepInSection, .keepOrder: nil
+        case .hold, .reserve, .keepInSection, .keepOrder, .keepAmong: nil
         }
     }
 

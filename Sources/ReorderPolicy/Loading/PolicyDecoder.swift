@@ -56,12 +56,14 @@ struct PolicyDecoder {
         }
         let description = top["description"].flatMap { d.text($0.value, expected: "a string for 'description'") }
         var retarget = RetargetMode.nearest
-        if let entry = top["retarget"], let text = d.text(entry.value, expected: "'nearest' or 'cancel' for 'retarget'") {
+        let modes = RetargetMode.allCases.map(\.rawValue)
+        let expected = modes.dropLast().map { "'\($0)'" }.joined(separator: ", ") + " or '\(modes.last!)'"
+        if let entry = top["retarget"], let text = d.text(entry.value, expected: "\(expected) for 'retarget'") {
             if let mode = RetargetMode(rawValue: text) {
                 retarget = mode
             } else {
-                var message = "unknown retarget mode '\(text)'; expected 'nearest' or 'cancel'"
-                if let guess = NodeDecoder.closest(to: text, in: ["nearest", "cancel"]) { message += "; did you mean '\(guess)'?" }
+                var message = "unknown retarget mode '\(text)'; expected \(expected)"
+                if let guess = NodeDecoder.closest(to: text, in: modes) { message += "; did you mean '\(guess)'?" }
                 d.error(.invalidValue, message, entry.value)
             }
         }
@@ -369,6 +371,8 @@ extension PolicyDecoder: RuleArgumentReader {
     mutating func strings(_ node: YAMLNode, _ what: String) -> [String]? {
         d.strings(node, what)
     }
+
+    func scalarWord(_ node: YAMLNode) -> String? { node.scalar }
 
     mutating func pinSelector(_ node: YAMLNode, for context: String) -> (RowSelector, Anchor?)? {
         var anchor: Anchor? = nil

@@ -209,8 +209,8 @@ public enum PolicySchema {
     "reorder-policy": { "const": 1, "description": "The language version; always 1." },
     "name": { "$ref": "#/$defs/value", "minLength": 1, "description": "The policy's name." },
     "description": { "$ref": "#/$defs/value" },
-    "retarget": { "enum": ["nearest", "cancel"], "default": "nearest",
-      "description": "What happens to an invalid proposal: the nearest valid slot, or back to the source." },
+    "retarget": { "enum": ["nearest", "cancel", "source-section"], "default": "nearest",
+      "description": "What happens to an invalid proposal: the nearest valid slot, back to the source, or the nearest valid row of the source section to the proposed row." },
     "rules": { "type": "array", "items": { "$ref": "#/$defs/rowRule" } },
     "section-rules": { "type": "array", "items": { "$ref": "#/$defs/sectionRule" } },
     "tests": { "type": "array", "items": { "$ref": "#/$defs/test" } }

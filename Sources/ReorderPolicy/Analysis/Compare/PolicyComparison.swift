@@ -218,17 +218,22 @@ struct ChangeFinder {
 
     var retargetUnknown = false
 
-    /// With the same holds and valid destinations, `nearest` and `cancel` differ exactly where
-    /// `nearest` retargets. For sections that is a movable section with a pinned one beyond at
-    /// least one free section (docs/ANALYSIS.md); for rows, the searches' tables with a move
-    /// that some rule refuses are tried, then the small tables.
+    /// With the same holds and valid destinations, `cancel` and a mode that retargets
+    /// (`nearest`, `source-section`) differ exactly where the latter retargets. For sections
+    /// (`source-section` moves them as `nearest` does) that is a movable section with a pinned
+    /// one beyond at least one free section (docs/ANALYSIS.md); for rows, the searches' tables
+    /// with a move that some rule refuses are tried, then the small tables. `nearest` and
+    /// `source-section` differ only on rows, where both retarget: the same tables are tried,
+    /// and none found different leaves the answer undecided (unless no move is ever refused).
     mutating func retargetDifferences() {
-        let nearest = policies[0].policy.retarget == .nearest ? 0 : 1
+        let modes = policies.map(\.policy.retarget)
+        let nearest = modes[0] == .cancel ? 1 : 0
         // Sections.
         let bound = 2 * vocabulary.sectionConstant + 3
         let sectionsSearchable = search.searchable && !search.sectionSegmentMode
-        if !sectionsSearchable { retargetUnknown = true }
-        if sectionsSearchable && bound >= 3 {
+        let sectionsDiffer = modes.contains(.cancel)
+        if !sectionsSearchable && sectionsDiffer { retargetUnknown = true }
+        if sectionsDiffer && sectionsSearchable && bound >= 3 {
             sections: for count in 3...bound {
                 for a in 0..<count {
                     guard let mover = section(at: a, of: count, where: { !sectionStatus(nearest, $0).held }) else { continue }

@@ -186,6 +186,11 @@ struct ExactAnalysis {
                 continue
             }
             var alive = false, unknown = false
+            if case .keepAmong(let groups) = rules[r].meaning {
+                // Not searched (the programme does not follow which rows a move passes): alive
+                // when a small table shows a move it alone refuses, else undecided.
+                if Self.keepAmongRefusesAlone(r, groups, all: all, holders: holders, &search) { alive = true } else { unknown = true }
+            }
             if rules[r].holds {
                 switch search.findHeldRow(mustHold: [r], mustNotHold: holders.subtracting([r]), largestFirst: true) {
                 case .found: alive = true
@@ -222,6 +227,60 @@ struct ExactAnalysis {
         findCapacityConflicts(rules, &search)
         findDoublyHeld(rules, &search, alive: all)
         budgetSpent = search.exhausted
+    }
+
+    /// Whether a move that `keep-among` rule `r` alone refuses shows on a small table: a row
+    /// moved one step past a row of another group, in a section of each class the search
+    /// builds, of up to 2·C + 3 rows (at most 12), the other rows plain; each candidate
+    /// confirmed on the engine. The rows of the two groups come from the row solver (matched by
+    /// the selector at that place, and not), or for `kind` a row without a kind and one with a
+    /// kind no selector names or with each named kind.
+    static func keepAmongRefusesAlone(_ r: Int, _ groups: KeepAmongRule.Groups, all: Set<Int>, holders: Set<Int>, _ search: inout MoveSearch) -> Bool {
+        guard search.searchable else { return false }
+        var q = MoveQuery()
+        q.mustBreak = [r]
+        q.mustNotBreak = all.subtracting([r])
+        q.mustNotHold = holders
+        q.crossSection = false
+        let plain = Row(id: search.vocabulary.plainID)
+        let longest = min(2 * search.vocabulary.rowConstant + 3, 12)
+        for g in search.geometries(cross: false) {
+            for site in search.distinctSections(g.s, g.count) {
+                for n in 2...max(2, longest) {
+                    for i in 0..<(n - 1) {
+                        // Two neighbours of different groups, at places i and i + 1.
+                        let pairs: [(Row, Row)]
+                        switch groups {
+                        case .kind:
+                            let kinds = search.vocabulary.rowKinds + [search.vocabulary.plainID + "-kind"]
+                            pairs = kinds.flatMap { k in [(plain, Row(id: plain.id, kind: k)), (Row(id: plain.id, kind: k), plain)] }
+                        case .rows(let selector):
+                            let a = RowSite(section: site, k: i, n: n), b = RowSite(section: site, k: i + 1, n: n)
+                            var found: [(Row, Row)] = []
+                            for (inA, inB) in [(true, false), (false, true)] {
+                                guard let x = search.solver.solve([{ inA ? a.match(selector, $0).matches : !a.match(selector, $0).matches }]),
+                                      let y = search.solver.solve([{ inB ? b.match(selector, $0).matches : !b.match(selector, $0).matches }]) else { continue }
+                                found.append((x, y))
+                            }
+                            pairs = found
+                        }
+                        for (x, y) in pairs {
+                            if search.exhausted { return false }
+                            var table = Table(sections: (0..<g.count).map { _ in Section(rows: []) })
+                            var section = site.section
+                            section.rows = Array(repeating: plain, count: n)
+                            section.rows[i] = x
+                            section.rows[i + 1] = y
+                            table.sections[site.index] = section
+                            for (from, to) in [(i, i + 1), (i + 1, i)] {
+                                if search.reproduces(q, table, Position(section: site.index, row: from), Position(section: site.index, row: to)) { return true }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return false
     }
 
     /// Every pair of pins or reserves that hold one row at both ends on some table, decided on
@@ -261,7 +320,7 @@ struct ExactAnalysis {
         case .hold(_, _, let anchor?): (anchor == .start, anchor == .end)
         case .hold(let rows, _, nil): (true, rows.mayCountFromEnd)
         case .reserve(let edge, _, _): (edge == .start, edge == .end)
-        case .keepInSection, .accept, .capacity, .keepOrder: (false, false)
+        case .keepInSection, .accept, .capacity, .keepOrder, .keepAmong: (false, false)
         }
     }
 
@@ -515,7 +574,7 @@ struct ExactAnalysis {
             case .keepOrder(let sections): add(sections, r)
             // Rows may not come into any section from the sections `from` does not select.
             case .accept(let section, let from, _) where SectionClasses.selectsEverySection(section): add(SectionClasses.complement(from), r)
-            case .hold, .accept, .capacity: break
+            case .hold, .accept, .capacity, .keepAmong: break
             }
         }
         let named = classes.count
@@ -758,7 +817,7 @@ struct ExactAnalysis {
                     case .hold(let rows, _, _), .keepInSection(let rows): named = (rows.alternatives ?? [rows]).map(\.section)
                     case .reserve(_, _, let sections): named = [sections]
                     case .keepOrder(let sections): named = [sections]
-                    case .accept, .capacity: return true
+                    case .accept, .capacity, .keepAmong: return true
                     }
                     return named.contains { $0.map { SectionClasses.meet($0, section) != .empty } ?? true }
                 }
@@ -855,6 +914,8 @@ struct ExactAnalysis {
         case .capacity(let section, _, _, let rows):
             [("its 'section'", .sections(section))] + (rows.map { [("its 'rows'", .rows($0))] } ?? [])
         case .keepOrder(let section): [("its sections", .sections(section))]
+        case .keepAmong(.rows(let rows)): [("its rows", .rows(rows))]
+        case .keepAmong(.kind): []
         }
     }
 }

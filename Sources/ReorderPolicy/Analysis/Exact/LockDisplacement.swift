@@ -30,7 +30,7 @@ extension ExactAnalysis {
             switch rules[$0].meaning {
             case .hold(let rows, pins: true, let anchor): anchor == .start || (anchor == nil && !rows.mayCountFromEnd)
             case .reserve(let edge, _, _): edge == .start
-            case .hold, .keepInSection, .accept, .capacity, .keepOrder: false
+            case .hold, .keepInSection, .accept, .capacity, .keepOrder, .keepAmong: false
             }
         }
         var out: [Int: SearchResult] = [:]

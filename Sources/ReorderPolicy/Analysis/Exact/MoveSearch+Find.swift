@@ -12,7 +12,7 @@ extension MoveSearch {
         case .reserve(let edge, let count, let sections):
             guard sections.map(site.section.selected) ?? true else { return .no }
             return Tri(edge == .start ? site.k < count : site.k >= site.n - count)
-        case .keepInSection, .accept, .capacity, .keepOrder: return .no
+        case .keepInSection, .accept, .capacity, .keepOrder, .keepAmong: return .no
         }
     }
 
@@ -22,7 +22,7 @@ extension MoveSearch {
         switch meaning {
         case .hold(let rows, _, _): rows.mayHoldRows(in: site)
         case .reserve(_, _, let sections): sections.map(site.selected(by:)) ?? true
-        case .keepInSection, .accept, .capacity, .keepOrder: true
+        case .keepInSection, .accept, .capacity, .keepOrder, .keepAmong: true
         }
     }
 
@@ -38,6 +38,11 @@ extension MoveSearch {
             guard cross, t.selected(by: section) else { return .no }
             return !xSite.section.selected(by: from) ? .yes : !xSite.match(rows, x).matches
         case .keepOrder(let section): return Tri(!cross && xSite.section.selected(by: section))
+        // Not searched: which rows a move passes is not followed by the programme; a search
+        // counts it as refusing nothing (every answer "none" holds as well with it, and every
+        // witness is confirmed on the engine), and a question that needs it broken is not
+        // asked (``findMove(_:)``: unknown). docs/ANALYSIS.md, "keep-among".
+        case .keepAmong: return .no
         case .hold, .reserve, .capacity: return .no
         }
     }
@@ -150,6 +155,9 @@ extension MoveSearch {
     /// Finds a row move that does what `q` asks, on any table (docs/ANALYSIS.md).
     mutating func findMove(_ q: MoveQuery) -> SearchResult {
         guard searchable, !exhausted else { return .unknown }
+        // The programme does not follow which rows a move passes, so a `keep-among` that must
+        // break is not searched for (a search would find none, and "none" would be a claim).
+        if q.mustBreak.contains(where: { if case .keepAmong = rules[$0].meaning { true } else { false } }) { return .unknown }
         // No row that the query lets move exists at all (every row is held): no move either.
         // The rows tried by ``findRow(_:)`` are the moving rows of every frame.
         if !q.mustNotHold.isEmpty || !q.mustHold.isEmpty {

@@ -10,7 +10,7 @@ struct AnalysedRule {
     var holds: Bool {
         switch meaning {
         case .hold, .reserve: true
-        case .keepInSection, .accept, .capacity, .keepOrder: false
+        case .keepInSection, .accept, .capacity, .keepOrder, .keepAmong: false
         }
     }
 
@@ -19,7 +19,7 @@ struct AnalysedRule {
         switch meaning {
         case .hold(_, let pins, _): pins
         case .reserve: true
-        case .keepInSection, .accept, .capacity, .keepOrder: false
+        case .keepInSection, .accept, .capacity, .keepOrder, .keepAmong: false
         }
     }
 }
@@ -110,6 +110,8 @@ struct MoveSearch {
             case .accept(let section, let from, let rows): selectors += [section, from]; row(rows)
             case .capacity(let section, _, _, let rows): selectors.append(section); if let rows { row(rows) }
             case .keepOrder(let section): selectors.append(section)
+            case .keepAmong(.rows(let rows)): row(rows)
+            case .keepAmong(.kind): break
             }
         }
         sectionSelectors = selectors
@@ -528,7 +530,7 @@ struct MoveSearch {
             guard sections.map(site.section.selected) ?? true else { return .no }
             if edge == .start { return Tri(site.k < count && start) }
             return Tri(site.k >= site.n - count && end)
-        case .keepInSection, .accept, .capacity, .keepOrder: return .no
+        case .keepInSection, .accept, .capacity, .keepOrder, .keepAmong: return .no
         }
     }
 

@@ -89,6 +89,8 @@ struct Vocabulary {
                     section(sections)
                     if let rows { row(rows) }
                 case .keepOrder(let sections): section(sections)
+                case .keepAmong(.rows(let rows)): row(rows)
+                case .keepAmong(.kind): break
                 }
             }
             for rule in policy.sectionRules {
