@@ -281,7 +281,7 @@ extension BoundPolicy {
         summaries[u] = SectionSummary(
             count: counts[u], pinnedSimple: p.simple, pinnedTop: p.top, pinnedBottom: p.bottom,
             immovableSimple: m.simple, immovableTop: m.top, immovableBottom: m.bottom,
-            keepsAll: old.keepsAll, canGive: canGive ?? old.canGive, fixedOrder: old.fixedOrder)
+            keepsAll: old.keepsAll, canGive: canGive ?? old.canGive, fixedOrder: old.fixedOrder, grouped: old.grouped)
         lanes[u] = FastLane(summaries[u])
     }
 }

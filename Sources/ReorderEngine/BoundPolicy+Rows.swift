@@ -36,7 +36,12 @@ extension BoundPolicy {
             let i = from.row, t = proposed.section, j = proposed.row
             guard i > Int(lane.top) && i < Int(lane.bottom),
                   UInt(bitPattern: t) < UInt(bitPattern: lanes.count), j >= 0 else { return from }
-            let lo = Int(lane.lo), hi = Int(lane.hi)
+            var lo = Int(lane.lo), hi = Int(lane.hi)
+            if lane.grouped {
+                let run = amongRun(s, i)
+                lo = Swift.max(lo, run.lo)
+                hi = Swift.min(hi, run.hi)
+            }
             if t == s {
                 guard j < Int(lane.count) else { return from }
                 if j >= lo && j <= hi { return proposed }
@@ -81,6 +86,14 @@ extension BoundPolicy {
         return Position(section: c.s, row: Swift.min(Swift.max(row, c.ownLo), c.ownHi))
     }
 
+    /// The run of rows the row at `i` of section `s` may move within under every `keep-among`
+    /// (``amongRuns``; the row exists).
+    @inline(__always)
+    func amongRun(_ s: Int, _ i: Int) -> (lo: Int, hi: Int) {
+        let word = amongRuns.withUnsafeBufferPointer { runs in rowBase.withUnsafeBufferPointer { runs[$0[s] &+ i] } }
+        return (Int(Int32(truncatingIfNeeded: word)), Int(Int32(truncatingIfNeeded: word >> 32)))
+    }
+
     /// Whether `to` is a valid destination for the (movable) row at `from`.
     public func isValid(from: Position, to: Position) -> Bool {
         guard fits(from, to), movable(from) else { return false }
@@ -123,8 +136,8 @@ extension BoundPolicy {
             own = PinModel.own(below: pinnedAny.maxBelow(s, i), above: pinnedAny.minAbove(s, i), count: summary.count)
         }
         if summary.fixedOrder { own = (i, i) }
-        for g in amongGroups {
-            let run = g.run(s, i)
+        if summary.grouped {
+            let run = amongRun(s, i)
             own = (Swift.max(own.lo, run.lo), Swift.min(own.hi, run.hi))
         }
         var leaves = !summary.keepsAll && summary.canGive

@@ -131,8 +131,11 @@ public struct BoundPolicy: Sendable {
     let queryFollowers: [QueryFollower]
     /// Rows that may not leave their section (every `staying`).
     let stayingQueries: [QueryID]
-    /// Every `keep-among`'s groups: a row's valid rows within its section lie in the run of its group.
-    let amongGroups: [RowGroups]
+    /// Every `keep-among`'s runs together, per row in bind order (``rowBase``): a row's valid
+    /// rows within its section lie in the intersection of the runs of its groups, packed in
+    /// one word (start in the low 32 bits, end in the high: one load on the fast path); empty
+    /// without a `keep-among`.
+    let amongRuns: [UInt64]
     /// Every `admission`, in rule order, then one per `capacity` with `rows` whose `max` some
     /// section has reached (SPEC §12: full for the rows it counts); per admission × section
     /// whether `from` selects it.
@@ -210,7 +213,8 @@ public struct BoundPolicy: Sendable {
         canTake = limits.canTake
         openToDrops = (0..<sectionCount).map { limits.canTake[$0] && holds.inLo[$0] <= holds.inHi[$0] }
         stayingQueries = effects.compactMap { $0.staying }
-        amongGroups = effects.compactMap { $0.among }
+        let amongGroups = effects.compactMap { $0.among }
+        amongRuns = RowGroups.intersection(amongGroups)
         var fixedOrder = [Bool](repeating: false, count: sectionCount)
         for case let fixed? in effects.map({ $0.fixedOrder }) {
             for u in 0..<sectionCount where fixed[u] { fixedOrder[u] = true }
@@ -447,7 +451,7 @@ struct ExitGuard: Sendable {
 struct SectionSummary: Sendable {
     /// Rows are kept in this section and held rows sit only at its top and bottom: the
     /// fast path of ``BoundPolicy/target(from:proposed:)`` needs nothing else.
-    var fast: Bool { keepsAll && pinnedSimple && immovableSimple && !fixedOrder && !grouped }
+    var fast: Bool { keepsAll && pinnedSimple && immovableSimple && !fixedOrder }
     let count: Int
     /// True when pinned rows form at most a top run `0...pinnedTop` and a bottom run `pinnedBottom..<count`.
     let pinnedSimple: Bool
@@ -463,7 +467,8 @@ struct SectionSummary: Sendable {
     let canGive: Bool
     /// No row may move to another index of this section.
     let fixedOrder: Bool
-    /// A `keep-among` limits moves within this section.
+    /// A `keep-among` limits moves within this section (the fast path narrows `lo...hi` to the
+    /// row's run, ``BoundPolicy/amongLo``).
     var grouped = false
 }
 
@@ -476,6 +481,8 @@ struct FastLane: Sendable {
     let top: Int32
     let bottom: Int32
     let fast: Bool
+    /// A `keep-among`: a row's `lo...hi` is narrowed to its run (``BoundPolicy/amongLo``).
+    let grouped: Bool
 
     init(_ s: SectionSummary) {
         let fits = s.count < Int(Int32.max)
@@ -486,5 +493,6 @@ struct FastLane: Sendable {
         top = Int32(truncatingIfNeeded: s.immovableTop)
         bottom = Int32(truncatingIfNeeded: s.immovableBottom)
         fast = s.fast && fits
+        grouped = s.grouped
     }
 }

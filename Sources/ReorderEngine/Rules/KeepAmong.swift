@@ -191,6 +191,19 @@ package struct RowGroups: Sendable {
     @inline(__always)
     func group(_ s: Int, _ i: Int) -> Int32 { group[base[s] &+ i] }
 
+    /// The runs of several `keep-among`s together: per row, the largest start and the smallest
+    /// end of its runs (empty arrays for none).
+    static func intersection(_ all: [RowGroups]) -> [UInt64] {
+        guard var lo = all.first?.runLo, var hi = all.first?.runHi else { return [] }
+        for g in all.dropFirst() {
+            for k in lo.indices {
+                lo[k] = Swift.max(lo[k], g.runLo[k])
+                hi[k] = Swift.min(hi[k], g.runHi[k])
+            }
+        }
+        return lo.indices.map { UInt64(UInt32(bitPattern: lo[$0])) | UInt64(UInt32(bitPattern: hi[$0])) << 32 }
+    }
+
     /// The valid rows within section `s` for its row `i`: those it reaches passing only rows of its group.
     @inline(__always)
     func run(_ s: Int, _ i: Int) -> (lo: Int, hi: Int) { (Int(runLo[base[s] &+ i]), Int(runHi[base[s] &+ i])) }
