@@ -28,6 +28,19 @@ struct AnalysisCase: CustomTestStringConvertible, Sendable {
         // A bound read from an attribute, counting fewer rows than a twin on the same bound, or
         // the same rows in other words, is dead (issue #62): the counts' order is decided from
         // the selectors' meanings (it was found only for equal words, and nothing was said).
+        // SPEC §13.2: a keep-among that no move can break is dead; one that some move breaks
+        // alone is not; what the analysis cannot decide yet it says (docs/ANALYSIS.md).
+        AnalysisCase(.deadRule, fires: true, "  - »keep-among: all\n"),
+        AnalysisCase(.deadRule, fires: true, "  - »keep-among: { not: [] }\n"),
+        AnalysisCase(.deadRule, fires: true, "  - »keep-among: kind\n  - keep-order: all\n"),
+        AnalysisCase(.deadRule, fires: true, "  - »keep-among: kind\n  - lock: all\n"),
+        AnalysisCase(.deadRule, fires: true, "  - keep-among: kind\n  - »keep-among: kind\n"),
+        AnalysisCase(.deadRule, fires: false, "  - keep-among: kind\n"),
+        AnalysisCase(.deadRule, fires: false, "  - keep-among: { tag: pinned }\n  - pin: { last: 1, kind: invite }\n"),
+        AnalysisCase(.deadRule, fires: false, "  - keep-among: { tag: pinned }\n  - keep-in-section: all\n  - pin: { first: 1 }\n"),
+        // (Dead, but not decided yet: said in analysis-budget, never claimed either way.)
+        AnalysisCase(.deadRule, fires: false, "  - keep-among: { tag: pinned }\n  - pin: { tag: pinned }\n"),
+        AnalysisCase(.analysisBudget, fires: false, "  - keep-among: kind\n"),
         AnalysisCase(.deadRule, fires: true, "  - capacity: { section: all, max: { attribute: wip }, rows: { kind: card } }\n  - »capacity: { section: all, max: { attribute: wip }, rows: { kind: card, not: { tag: archived } } }\n"),
         AnalysisCase(.deadRule, fires: true, "  - capacity: { section: all, max: { attribute: wip }, rows: { tag: card } }\n  - »capacity: { section: all, max: { attribute: wip }, rows: [ { tag: card } ] }\n"),
         AnalysisCase(.deadRule, fires: false, "  - capacity: { section: all, max: { attribute: wip }, rows: { kind: card } }\n  - capacity: { section: all, max: { attribute: wip }, rows: { tag: x } }\n  - capacity: { section: all, max: { attribute: wip }, rows: { kind: note } }\n"),

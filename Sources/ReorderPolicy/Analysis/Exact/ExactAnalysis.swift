@@ -187,9 +187,26 @@ struct ExactAnalysis {
             }
             var alive = false, unknown = false
             if case .keepAmong(let groups) = rules[r].meaning {
-                // Not searched (the programme does not follow which rows a move passes): alive
-                // when a small table shows a move it alone refuses, else undecided.
-                if Self.keepAmongRefusesAlone(r, groups, all: all, holders: holders, &search) { alive = true } else { unknown = true }
+                // Not searched for as a rule that breaks (the programme does not follow which
+                // rows a move passes; docs/ANALYSIS.md, "keep-among"). Dead when its selector
+                // selects every row (one group), or when no row can move within its section
+                // under the other rules (it refuses only such moves); alive when a small table
+                // shows a move it alone refuses; else undecided.
+                var oneGroup = false
+                if case .rows(let selector) = groups, search.rowSelectorSelectsSomething(RowSelector(not: selector)) == false { oneGroup = true }
+                var within = MoveQuery()
+                within.crossSection = false
+                within.mustNotBreak = all.subtracting([r])
+                within.mustNotHold = holders
+                if oneGroup {
+                    // Neither alive nor unknown: dead below.
+                } else if case .none = search.findMove(within) {
+                    // No row moves within a section at all: dead below.
+                } else if Self.keepAmongRefusesAlone(r, groups, all: all, holders: holders, &search) {
+                    alive = true
+                } else {
+                    unknown = true
+                }
             }
             if rules[r].holds {
                 switch search.findHeldRow(mustHold: [r], mustNotHold: holders.subtracting([r]), largestFirst: true) {
@@ -198,7 +215,8 @@ struct ExactAnalysis {
                 case .none: break
                 }
             }
-            if !alive && (!rules[r].holds || rules[r].pins) {
+            let keepsAmong = if case .keepAmong = rules[r].meaning { true } else { false }
+            if !alive && !keepsAmong && (!rules[r].holds || rules[r].pins) {
                 var q = MoveQuery()
                 q.mustBreak = [r]
                 q.mustNotBreak = all.subtracting([r])
