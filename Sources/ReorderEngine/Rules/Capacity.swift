@@ -159,16 +159,12 @@ extension CapacityRule: RowRuleKind {
 
         /// `of kind card`, `tagged urgent`, `with id A or B`, else `matching { ... }`.
         static func phrase(_ r: RowSelector) -> String {
-            if r.alternatives == nil, r.not == nil, r.section == nil, r.position == nil {
-                switch (r.ids, r.kinds, r.tags) {
-                case (nil, let kinds?, nil) where !kinds.isEmpty: return "of kind " + kinds.joined(separator: " or ")
-                case (nil, nil, let tags?) where !tags.isEmpty: return "tagged " + tags.joined(separator: " or ")
-                case (let ids?, nil, nil) where !ids.isEmpty: return "with id " + ids.joined(separator: " or ")
-                case (nil, nil, nil): return "of any kind"
-                default: break
-                }
+            switch r.oneWordList {
+            case ("kind", let words)?: return "of kind " + words.joined(separator: " or ")
+            case ("tag", let words)?: return "tagged " + words.joined(separator: " or ")
+            case ("id", let words)?: return "with id " + words.joined(separator: " or ")
+            default: return r == .all ? "of any kind" : "matching \(r.flowYAML)"
             }
-            return "matching \(r.flowYAML)"
         }
 
 

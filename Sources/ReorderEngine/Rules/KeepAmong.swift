@@ -68,15 +68,7 @@ extension KeepAmongRule: RowRuleKind {
 
     /// `tag pinned`, `kind header`, `id A or B`, else the selector as flow YAML.
     static func phrase(_ r: RowSelector) -> String {
-        if r.alternatives == nil, r.not == nil, r.section == nil, r.position == nil {
-            switch (r.ids, r.kinds, r.tags) {
-            case (nil, let kinds?, nil) where !kinds.isEmpty: return "kind " + kinds.joined(separator: " or ")
-            case (nil, nil, let tags?) where !tags.isEmpty: return "tag " + tags.joined(separator: " or ")
-            case (let ids?, nil, nil) where !ids.isEmpty: return "id " + ids.joined(separator: " or ")
-            default: break
-            }
-        }
-        return r.flowYAML
+        r.oneWordList.map { "\($0.key) " + $0.words.joined(separator: " or ") } ?? r.flowYAML
     }
 
     struct Compiled: CompiledRowRuleKind {

@@ -159,6 +159,18 @@ public struct RowSelector: Hashable, Sendable {
         set { set(TagKey.self, newValue.map(TagKey.init)) }
     }
 
+    /// For a mapping of one word list only (`{ kind: card }`, `{ tag: [a, b] }`, `{ id: x }`,
+    /// not empty): its key and words, for reasons that name rows in words (`of kind card`).
+    package var oneWordList: (key: String, words: [String])? {
+        guard alternatives == nil, not == nil, section == nil, position == nil else { return nil }
+        switch (ids, kinds, tags) {
+        case (nil, let kinds?, nil) where !kinds.isEmpty: return ("kind", kinds)
+        case (nil, nil, let tags?) where !tags.isEmpty: return ("tag", tags)
+        case (let ids?, nil, nil) where !ids.isEmpty: return ("id", ids)
+        default: return nil
+        }
+    }
+
     /// Rows that must not match (`not:`), or nil.
     public var not: RowSelector? {
         get { key(NotKey.self)?.excluded }
