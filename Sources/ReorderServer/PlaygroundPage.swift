@@ -71,10 +71,12 @@ enum PlaygroundPage {
   .row .meta, .section-head small { overflow-wrap: anywhere; min-width: 0; }
   .row.locked { background: repeating-linear-gradient(135deg, #fff, #fff 6px, #f5f5f5 6px, #f5f5f5 12px); cursor: not-allowed; }
   .row.lifted, .section.lifted { opacity: .45; outline: 2px dashed var(--accent); }
-  .slot { height: 6px; margin: 1px 2px; border-radius: 4px; transition: height .08s; }
+  .slot { height: 6px; margin: 1px 2px; border-radius: 4px; border: 1px solid transparent; transition: transform .08s; }
   .dragging .slot.ok { background: var(--ok-bg); border: 1px dashed var(--ok); }
   .dragging .slot.no { background: var(--no-bg); border: 1px dashed #f3b0aa; }
-  .dragging .slot.hover { height: 26px; }
+  /* A hovered slot grows without moving the rows (a transform, not a height): on a 2,000-row
+     board a height change laid the whole column out again on every slot the pointer passed. */
+  .dragging .slot.hover { transform: scaleY(3); position: relative; z-index: 1; }
   .dragging .slot.hover.ok { background: #c7ecd6; border: 2px solid var(--ok); }
   .dragging .slot.hover.no { background: #f9d3cf; border: 2px solid var(--no); }
   .sslot { width: 6px; align-self: stretch; border-radius: 4px; }
@@ -335,7 +337,10 @@ function textElement(tag, className, text) {
 }
 function draw() {
   var board = $("board"), drag = state.drag;
+  state.drawToken = (state.drawToken || 0) + 1;
   board.innerHTML = "";
+  // The slots drawn, by gap, so that a new hover changes two classes instead of the board.
+  state.slotEls = {};
   board.className = drag ? (drag.kind === "row" ? "dragging" : "dragging-section") : "";
   var sections = state.table.sections;
   sections.forEach(function (section, u) {
@@ -373,6 +378,44 @@ function draw() {
   });
   if (drag && drag.kind === "section") board.appendChild(sectionSlot(sections.length));
 }
+// A row picked up: the rows drawn stay, and the slots go in between them a few hundred at a
+// time (one task each), so a 2,000-row board is never drawn again in one long task; the rows
+// stay where they are on screen meanwhile. A slot made once the destinations have come, or
+// once the cursor is on it, is made coloured and hovered (`rowSlot`).
+function beginRowDrag(drag) {
+  var board = $("board");
+  if (!board.querySelector(".section")) { draw(); return; }
+  board.className = "dragging";
+  state.slotEls = {};
+  var token = state.drawToken = (state.drawToken || 0) + 1;
+  var lifted = board.querySelector('.row[data-section="' + drag.from[0] + '"][data-row="' + drag.from[1] + '"]');
+  if (lifted) lifted.classList.add("lifted");
+  var jobs = Array.from(board.querySelectorAll(".section")).map(function (box) {
+    var list = box.querySelector(".rows");
+    return { u: Number(box.dataset.section), list: list, rows: Array.from(list.children), k: 0 };
+  });
+  function step() {
+    if (state.drawToken !== token || state.drag !== drag) return;
+    var budget = 120;
+    while (budget > 0 && jobs.length) {
+      var job = jobs[0];
+      for (; budget > 0 && job.k < job.rows.length; job.k++, budget--) job.list.insertBefore(rowSlot(job.u, job.k), job.rows[job.k]);
+      if (job.k === job.rows.length) { job.list.appendChild(rowSlot(job.u, job.rows.length)); jobs.shift(); }
+    }
+    if (jobs.length) setTimeout(step, 0);
+  }
+  step();
+}
+// The destinations have come: each slot drawn is coloured where it stands (no new board; the
+// slots' size does not change, so nothing is laid out again).
+function paintSlots() {
+  var drag = state.drag;
+  if (!state.slotEls || drag.kind !== "row") { draw(); return; }
+  Object.keys(state.slotEls).forEach(function (key) {
+    var el = state.slotEls[key], u = Number(el.dataset.slotSection), j = ReorderClient.indexForGap(drag.from, u, Number(el.dataset.gap));
+    el.classList.add(client.canDrop(u, j) ? "ok" : "no");
+  });
+}
 // A gap between rows: `gap` counts rows as drawn (the dragged row still in place).
 function rowSlot(u, gap) {
   var drag = state.drag, el = document.createElement("div");
@@ -380,6 +423,7 @@ function rowSlot(u, gap) {
   var ok = drag.ready && client.canDrop(u, j);
   el.className = "slot " + (drag.ready ? (ok ? "ok" : "no") : "") + (drag.hover && drag.hover[0] === u && drag.hover[1] === gap ? " hover" : "");
   el.dataset.slotSection = u; el.dataset.gap = gap; el.dataset.to = u + "." + j;
+  state.slotEls[u + "." + gap] = el;
   return el;
 }
 function sectionSlot(gap) {
@@ -388,6 +432,7 @@ function sectionSlot(gap) {
   var ok = drag.ready && sectionAllowed(b);
   el.className = "sslot " + (drag.ready ? (ok ? "ok" : "no") : "") + (drag.hover === gap ? " hover" : "");
   el.dataset.sectionGap = gap; el.dataset.to = b;
+  state.slotEls[String(gap)] = el;
   return el;
 }
 function sectionAllowed(b) {
@@ -399,7 +444,7 @@ function startDrag(kind, from, pointer) {
   state.lastResult = null;
   var drag = { kind: kind, from: from, ready: false, hover: null, pointer: pointer };
   state.drag = drag;
-  draw();
+  if (kind === "row") beginRowDrag(drag); else draw();
   var name = kind === "row" ? rowId(state.table.sections[from[0]].rows[from[1]]) : sectionName(from);
   var request;
   if (kind === "row") {
@@ -415,7 +460,7 @@ function startDrag(kind, from, pointer) {
   return request.then(function (canMove) {
     if (state.drag !== drag) return;
     drag.ready = true; drag.canMove = canMove;
-    draw();
+    paintSlots();
     announce("Picked up " + name + (canMove ? ". Green slots take it." : ". The policy does not let it move."));
   }, function (error) {
     // Nothing was decided (a policy with errors, or no answer): the drag ends, and says why.
@@ -424,8 +469,20 @@ function startDrag(kind, from, pointer) {
   });
 }
 function cancelDrag() {
-  if (!state.drag) return;
-  state.drag = null; client.cancel(); draw(); announce("Move cancelled.");
+  var drag = state.drag;
+  if (!drag) return;
+  state.drag = null; client.cancel();
+  if (drag.kind === "row") endRowDrag(); else draw();
+  announce("Move cancelled.");
+}
+// A row drag that moved nothing ends by taking its slots out: the rows drawn are as they were.
+function endRowDrag() {
+  var board = $("board");
+  state.drawToken = (state.drawToken || 0) + 1;
+  board.querySelectorAll(".slot").forEach(function (el) { el.remove(); });
+  board.querySelectorAll(".row.lifted").forEach(function (el) { el.classList.remove("lifted"); });
+  board.className = "";
+  state.slotEls = {};
 }
 function finishDrag() {
   var drag = state.drag;
@@ -449,7 +506,7 @@ function finishDrag() {
   state.drag = null;
   decided.then(function (result) { showDecision(result, drag.kind); }, function (e) { draw(); showError(e); });
 }
-function slotUnder(x, y) {
+function slotUnderAll(x, y) {
   var best = null, bestDistance = Infinity;
   var selector = state.drag.kind === "row" ? ".slot" : ".sslot";
   document.querySelectorAll(selector).forEach(function (el) {
@@ -463,6 +520,47 @@ function slotUnder(x, y) {
   return state.drag.kind === "row" ? [Number(best.dataset.slotSection), Number(best.dataset.gap)] : Number(best.dataset.sectionGap);
 }
 function sameHover(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+function slotKey(h) { return h === null || h === undefined ? null : (Array.isArray(h) ? h[0] + "." + h[1] : String(h)); }
+// A new hovered slot: only the two slots' classes change (a board of 2,000 rows is not drawn
+// again for each slot the pointer passes).
+function setHover(hover) {
+  var drag = state.drag, old = state.slotEls && state.slotEls[slotKey(drag.hover)];
+  drag.hover = hover;
+  var now = state.slotEls && state.slotEls[slotKey(hover)];
+  if (old) old.classList.remove("hover");
+  if (now) now.classList.add("hover");
+}
+// The slot nearest the pointer: the column under it first (its box's distance, across before
+// down), then by binary search over that column's slots, which lie top to bottom: a few
+// rectangles read, not one per row.
+function slotUnder(x, y) {
+  var drag = state.drag;
+  if (drag.kind !== "row") return slotUnderAll(x, y);
+  var best = null, bestDistance = Infinity;
+  document.querySelectorAll("#board .section").forEach(function (box) {
+    var r = box.getBoundingClientRect();
+    var dx = x < r.left ? r.left - x : (x > r.right ? x - r.right : 0);
+    var dy = y < r.top ? r.top - y : (y > r.bottom ? y - r.bottom : 0);
+    var d = dx * 4 + dy;
+    if (d < bestDistance) { bestDistance = d; best = box; }
+  });
+  if (!best) return null;
+  var slots = best.querySelectorAll(".slot");
+  if (!slots.length) return null;
+  var lo = 0, hi = slots.length - 1;
+  while (lo < hi) {
+    var mid = (lo + hi) >> 1, r = slots[mid].getBoundingClientRect();
+    if (r.bottom < y) lo = mid + 1; else hi = mid;
+  }
+  // The slot found or the one above it, whichever is nearer.
+  var pick = slots[lo];
+  if (lo > 0) {
+    var a = slots[lo - 1].getBoundingClientRect(), b = slots[lo].getBoundingClientRect();
+    var da = y > a.bottom ? y - a.bottom : (y < a.top ? a.top - y : 0), db = y < b.top ? b.top - y : (y > b.bottom ? y - b.bottom : 0);
+    if (da < db) pick = slots[lo - 1];
+  }
+  return [Number(pick.dataset.slotSection), Number(pick.dataset.gap)];
+}
 $("board").addEventListener("pointerdown", function (e) {
   if (e.button !== 0 || state.drag) return;
   var row = e.target.closest(".row"), head = e.target.closest(".section-head");
@@ -479,9 +577,28 @@ document.addEventListener("pointermove", function (e) {
     startDrag(state.press.kind, state.press.from, true);
   }
   if (!state.drag || !state.drag.pointer) return;
+  state.pointerX = e.clientX; state.pointerY = e.clientY;
+  autoScroll();
   var hover = slotUnder(e.clientX, e.clientY);
-  if (!sameHover(hover, state.drag.hover)) { state.drag.hover = hover; draw(); }
+  if (!sameHover(hover, state.drag.hover)) setHover(hover);
 });
+// Near the window's top or bottom edge during a pointer drag, the page scrolls (faster nearer
+// the edge), and the slot under the pointer follows.
+function autoScroll() {
+  if (state.scrolling) return;
+  function step() {
+    var drag = state.drag, y = state.pointerY, edge = 48, h = window.innerHeight;
+    if (!drag || !drag.pointer || y === undefined) { state.scrolling = false; return; }
+    var dy = y < edge ? -(edge - y) : (y > h - edge ? y - (h - edge) : 0);
+    if (!dy) { state.scrolling = false; return; }
+    window.scrollBy(0, Math.round(dy / 2));
+    var hover = slotUnder(state.pointerX, y);
+    if (!sameHover(hover, drag.hover)) setHover(hover);
+    state.scrolling = true;
+    requestAnimationFrame(step);
+  }
+  step();
+}
 document.addEventListener("pointerup", function (e) {
   var press = state.press; state.press = null;
   if (!press || !state.drag || !state.drag.pointer) return;
@@ -531,8 +648,8 @@ $("board").addEventListener("keydown", function (e) {
     var kind = row ? "row" : "section";
     startDrag(kind, from, false).then(function () {
       if (state.drag && !state.drag.pointer) {
-        state.drag.hover = kind === "row" ? [from[0], from[1]] : from;
-        draw(); focusLifted();
+        if (kind === "row") setHover([from[0], from[1]]); else { state.drag.hover = from; draw(); }
+        focusLifted();
       }
     });
     return;
@@ -555,14 +672,16 @@ $("board").addEventListener("keydown", function (e) {
       // Past a section's first or last position: the last or first of the next section up or down.
       u += step; j = step > 0 ? 0 : positionCount(u) - 1;
     }
-    drag.hover = [u, gapOf(u, j)];
+    setHover([u, gapOf(u, j)]);
   } else {
     // A section's positions, counted after its removal, drawn as gaps between the sections.
     var b = drag.hover > drag.from ? drag.hover - 1 : drag.hover;
     b = Math.max(0, Math.min(last, b + step));
-    drag.hover = b > drag.from ? b + 1 : b;
+    setHover(b > drag.from ? b + 1 : b);
   }
-  draw(); focusLifted();
+  focusLifted();
+  var cursor = state.slotEls[slotKey(drag.hover)];
+  if (cursor && cursor.scrollIntoView) cursor.scrollIntoView({ block: "nearest" });
   announce(describeHover());
 });
 function focusLifted(drag) {

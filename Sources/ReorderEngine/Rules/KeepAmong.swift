@@ -205,8 +205,12 @@ package struct RowGroups: Sendable {
     func firstOther(_ s: Int, _ i: Int, _ j: Int) -> Int? {
         let (lo, hi) = run(s, i)
         if j > hi { return hi + 1 }
-        if j < lo { return j }
-        return nil
+        guard j < lo else { return nil }
+        // Row `lo - 1` is of another group; rows before it may be of the row's own again.
+        let own = group(s, i)
+        var k = j
+        while group(s, k) == own { k += 1 }
+        return k
     }
 
     /// For a block moved within its section: the first row it shifts that is in another group

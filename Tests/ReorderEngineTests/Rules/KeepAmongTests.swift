@@ -49,6 +49,11 @@ extension KeepAmongRule: ReferenceMeaning, RandomRuleKind {
         let d = try bound.decide(.row(from: p(0, 4), to: p(0, 1)))
         #expect(d.violations.map(\.reason) == ["moving \"Family\" to 0.1 would pass \"Pinned-2\", which is not among its own (tag pinned)"])
         #expect(d.kind == .retargeted && d.target == .row(p(0, 2)))
+        // The first row passed of another group, in reading order (not the first row passed).
+        let mixed = try Self.bound(.rows(RowSelector(tags: ["pinned"])), Table(sections: [Section(rows: [
+            Row(id: "P1", tags: ["pinned"]), Row(id: "A"), Row(id: "P2", tags: ["pinned"])])]))
+        #expect(try mixed.decide(.row(from: p(0, 2), to: p(0, 0))).violations.map(\.reason)
+                == ["moving \"P2\" to 0.0 would pass \"A\", which is not among its own (not tag pinned)"])
         let up = try bound.decide(.row(from: p(0, 0), to: p(0, 3)))
         #expect(up.violations.map(\.reason) == ["moving \"Pinned-1\" to 0.3 would pass \"Inbox\", which is not among its own (not tag pinned)"])
     }
