@@ -475,12 +475,41 @@ function cancelDrag() {
   if (drag.kind === "row") endRowDrag(); else draw();
   announce("Move cancelled.");
 }
+// The board after a row drop, without drawing it again: the slots go, the row that moved goes
+// to its target, and the rows of the sections it left and entered are numbered again (their
+// attributes only: nothing is laid out but the row). False when the board is not the drag's.
+function settleRowDrop(result) {
+  if (!state.slotEls) return false;
+  endRowDrag();
+  if (result.decision !== "allowed" && result.decision !== "retargeted") return true;
+  var from = result.move && result.move.from, to = result.target;
+  var boxes = $("board").querySelectorAll(".section");
+  if (!from || !boxes[from[0]] || !boxes[to[0]]) return false;
+  var src = boxes[from[0]].querySelector(".rows"), dst = boxes[to[0]].querySelector(".rows"), el = src.children[from[1]];
+  if (!el) return false;
+  src.removeChild(el);
+  dst.insertBefore(el, dst.children[to[1]] || null);
+  renumber(from[0]);
+  if (to[0] !== from[0]) renumber(to[0]);
+  return true;
+}
+// Section `u`'s rows and head say where they stand now (as `draw` writes them).
+function renumber(u) {
+  var box = $("board").querySelectorAll(".section")[u], section = state.table.sections[u], n = section.rows.length;
+  Array.prototype.forEach.call(box.querySelector(".rows").children, function (el, k) {
+    el.dataset.section = u; el.dataset.row = k;
+    el.setAttribute("aria-label", rowId(section.rows[k]) + ", row " + (k + 1) + " of " + n + " in " + sectionName(u));
+  });
+  var head = box.querySelector(".section-head");
+  head.setAttribute("aria-label", "Section " + sectionName(u) + ", " + n + " rows");
+  head.querySelector("small").textContent = [section.kind, (section.tags || []).map(function (t) { return "#" + t; }).join(" ")].filter(Boolean).join(" ") + " " + n;
+}
 // A row drag that moved nothing ends by taking its slots out: the rows drawn are as they were.
 function endRowDrag() {
   var board = $("board");
   state.drawToken = (state.drawToken || 0) + 1;
   board.querySelectorAll(".slot").forEach(function (el) { el.remove(); });
-  board.querySelectorAll(".row.lifted").forEach(function (el) { el.classList.remove("lifted"); });
+  board.querySelectorAll(".row.lifted, .row.snapped, .row.snapped-no").forEach(function (el) { el.classList.remove("lifted", "snapped", "snapped-no"); });
   board.className = "";
   state.slotEls = {};
 }
@@ -708,7 +737,7 @@ function targetElement(value, pieces) {
 }
 function showDecision(result, kind) {
   state.lastResult = result;
-  draw();
+  if (!(kind === "row" && settleRowDrop(result))) draw();
   var target = result.target;
   var text;
   if (result.decision === "invalid") {
