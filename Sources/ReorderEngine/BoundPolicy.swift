@@ -468,7 +468,7 @@ struct SectionSummary: Sendable {
     /// No row may move to another index of this section.
     let fixedOrder: Bool
     /// A `keep-among` limits moves within this section (the fast path narrows `lo...hi` to the
-    /// row's run, ``BoundPolicy/amongLo``).
+    /// row's run, ``BoundPolicy/amongRuns``).
     var grouped = false
 }
 
@@ -481,7 +481,7 @@ struct FastLane: Sendable {
     let top: Int32
     let bottom: Int32
     let fast: Bool
-    /// A `keep-among`: a row's `lo...hi` is narrowed to its run (``BoundPolicy/amongLo``).
+    /// A `keep-among`: a row's `lo...hi` is narrowed to its run (``BoundPolicy/amongRuns``).
     let grouped: Bool
 
     init(_ s: SectionSummary) {

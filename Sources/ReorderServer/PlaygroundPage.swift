@@ -335,6 +335,16 @@ function textElement(tag, className, text) {
   el.textContent = text;
   return el;
 }
+// What a section's head and a row say of themselves (`draw`, and `renumber` after a drop).
+function sectionLabel(u) { return "Section " + sectionName(u) + ", " + state.table.sections[u].rows.length + " rows"; }
+function sectionMeta(u) {
+  var section = state.table.sections[u];
+  return [section.kind, (section.tags || []).map(function (t) { return "#" + t; }).join(" ")].filter(Boolean).join(" ") + " " + section.rows.length;
+}
+function rowLabel(u, k) {
+  var rows = state.table.sections[u].rows;
+  return rowId(rows[k]) + ", row " + (k + 1) + " of " + rows.length + " in " + sectionName(u);
+}
 function draw() {
   var board = $("board"), drag = state.drag;
   state.drawToken = (state.drawToken || 0) + 1;
@@ -352,9 +362,9 @@ function draw() {
     head.className = "section-head";
     head.tabIndex = 0;
     head.dataset.sectionHead = u;
-    head.setAttribute("aria-label", "Section " + sectionName(u) + ", " + section.rows.length + " rows");
+    head.setAttribute("aria-label", sectionLabel(u));
     head.appendChild(idElement(sectionName(u)));
-    head.appendChild(textElement("small", "", [section.kind, (section.tags || []).map(function (t) { return "#" + t; }).join(" ")].filter(Boolean).join(" ") + " " + section.rows.length));
+    head.appendChild(textElement("small", "", sectionMeta(u)));
     box.appendChild(head);
     var rows = document.createElement("div");
     rows.className = "rows";
@@ -366,7 +376,7 @@ function draw() {
       el.dataset.section = u;
       el.dataset.row = k;
       el.dataset.id = rowId(row);
-      el.setAttribute("aria-label", rowId(row) + ", row " + (k + 1) + " of " + section.rows.length + " in " + sectionName(u));
+      el.setAttribute("aria-label", rowLabel(u, k));
       if (drag && drag.kind === "row" && drag.from[0] === u && drag.from[1] === k) el.className += " lifted";
       el.appendChild(idElement(rowId(row)));
       el.appendChild(textElement("span", "meta", rowMeta(row)));
@@ -495,14 +505,14 @@ function settleRowDrop(result) {
 }
 // Section `u`'s rows and head say where they stand now (as `draw` writes them).
 function renumber(u) {
-  var box = $("board").querySelectorAll(".section")[u], section = state.table.sections[u], n = section.rows.length;
+  var box = $("board").querySelectorAll(".section")[u];
   Array.prototype.forEach.call(box.querySelector(".rows").children, function (el, k) {
     el.dataset.section = u; el.dataset.row = k;
-    el.setAttribute("aria-label", rowId(section.rows[k]) + ", row " + (k + 1) + " of " + n + " in " + sectionName(u));
+    el.setAttribute("aria-label", rowLabel(u, k));
   });
   var head = box.querySelector(".section-head");
-  head.setAttribute("aria-label", "Section " + sectionName(u) + ", " + n + " rows");
-  head.querySelector("small").textContent = [section.kind, (section.tags || []).map(function (t) { return "#" + t; }).join(" ")].filter(Boolean).join(" ") + " " + n;
+  head.setAttribute("aria-label", sectionLabel(u));
+  head.querySelector("small").textContent = sectionMeta(u);
 }
 // A row drag that moved nothing ends by taking its slots out: the rows drawn are as they were.
 function endRowDrag() {

@@ -137,7 +137,7 @@ extension KeepAmongRule: RowRuleKind {
         }
 
         func word(_ c: BlockCheck) -> Reason {
-            guard let among = c.effects.among, let (k, _) = among.firstOther(block: c.move, to: c.to) else { return "" }
+            guard let among = c.effects.among, let k = among.firstOther(block: c.move, to: c.to) else { return "" }
             let passed = Position(section: c.s, row: k)
             return "moving \(c.label) to \(c.landing) would pass \(c.rowName(passed)), which is not among its own (\(groupWords(among, c.bound, passed)))"
         }
@@ -213,20 +213,22 @@ package struct RowGroups: Sendable {
         return k
     }
 
-    /// For a block moved within its section: the first row it shifts that is in another group
-    /// than one of the block's rows, and that block row (nil when none, or when the block
-    /// leaves its section).
-    func firstOther(block move: MultiRowMove, to: Position) -> (Int, Int)? {
-        let s = move.section
-        guard to.section == s else { return nil }
-        let moving = Set(move.rows)
-        let others = (0..<counts[s]).filter { !moving.contains($0) }
-        // Row `others[r]` lands at r, or r + m once past the landing.
-        for (r, k) in others.enumerated() {
-            let now = r < to.row ? r : r + move.rows.count
-            guard now != k else { continue }
-            let g = group(s, k)
-            if let differs = move.rows.first(where: { group(s, $0) != g }) { return (k, differs) }
+    /// For a block moved within its section: the first row it shifts (in reading order) that is
+    /// in another group than one of the block's rows (nil when none, or when the block leaves
+    /// its section). Only rows between the block and its landing shift; O(rows of the section).
+    func firstOther(block move: MultiRowMove, to: Position) -> Int? {
+        let s = move.section, m = move.rows.count
+        guard to.section == s, let first = move.rows.first, let last = move.rows.last else { return nil }
+        let moving = Set(move.rows), groups = Set(move.rows.map { group(s, $0) })
+        let lo = Swift.min(first, to.row), hi = Swift.max(last, to.row + m - 1)
+        // `r`: the row's index once the block is taken out; it lands at r, or r + m past the landing.
+        var r = 0
+        for k in 0..<counts[s] where !moving.contains(k) {
+            defer { r += 1 }
+            if k < lo { continue }
+            if k > hi { break }
+            let now = r < to.row ? r : r + m
+            if now != k && (groups.count > 1 || !groups.contains(group(s, k))) { return k }
         }
         return nil
     }
