@@ -210,6 +210,30 @@ extension RowSelector {
         }
     }
 
+    /// Whether some mapping of the selector has `section` keys only (or none): the only kind
+    /// that can select every row of a section whatever its rows (``selectsEveryRow(in:)``).
+    package var selectsBySectionOnly: Bool {
+        switch form {
+        case .list(let items): items.contains(where: \.selectsBySectionOnly)
+        case .mapping(let keys): keys.allSatisfy { if case .section = $0.form { true } else { false } }
+        }
+    }
+
+    /// Whether the selector selects every row of the section at `site`, whatever its rows (a
+    /// mapping of `section` keys only that select it, or a list with such an item): sound, not
+    /// complete (false only means "not shown").
+    package func selectsEveryRow(in site: SectionSite) -> Bool {
+        switch form {
+        case .list(let items):
+            return items.contains { $0.selectsEveryRow(in: site) }
+        case .mapping(let keys):
+            return keys.allSatisfy { key in
+                if case .section(let sections) = key.form { return site.selected(by: sections) }
+                return false
+            }
+        }
+    }
+
     /// Whether some row of the section at `site` may be selected: false only when every item
     /// (of a list) has a `section` key that does not select the section.
     package func mayHoldRows(in site: SectionSite) -> Bool {

@@ -177,6 +177,17 @@ struct ExactAnalysis {
                 remove(r)
                 continue
             }
+            // A rule whose every refusal and held row another live rule's words contain
+            // (`pin: { index: 0, tag: urgent }` beside `pin: { first: 3 }`): dead without a
+            // search, which would spend its most work proving just that (SPEC §10.1: the same
+            // question is not searched again for rules that cannot change a decision). Pairs
+            // only up to the text proofs' limit of rules.
+            if rules.count <= PolicyAnalyzer.textProofRuleLimit,
+               all.contains(where: { $0 != r && AnalysisProofs.covers(rules[$0].meaning, rules[r].meaning) }) {
+                dead.append(r)
+                remove(r)
+                continue
+            }
             // A capacity another live capacity covers (SPEC §10.1: the same question is not
             // searched again for rules that cannot change a decision): every move it refuses,
             // the other refuses too, so deleting it changes no decision and no target.
@@ -406,8 +417,9 @@ struct ExactAnalysis {
         if let max {
             guard case .value(let a) = max, covered(max: true, a) else { return false }
         }
+        // A min of 0 refuses nothing: the moving row is one of the counted rows it leaves.
         if let min {
-            guard case .value(let a) = min, covered(max: false, a) else { return false }
+            guard case .value(let a) = min, a <= 0 || covered(max: false, a) else { return false }
         }
         return max != nil || min != nil
     }

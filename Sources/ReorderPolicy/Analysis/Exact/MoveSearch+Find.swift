@@ -159,23 +159,40 @@ extension MoveSearch {
         // break is not searched for (a search would find none, and "none" would be a claim).
         if q.mustBreak.contains(where: { if case .keepAmong = rules[$0].meaning { true } else { false } }) { return .unknown }
         // No row that the query lets move exists at all (every row is held): no move either.
-        // The rows tried by ``findRow(_:)`` are the moving rows of every frame.
-        if !q.mustNotHold.isEmpty || !q.mustHold.isEmpty {
+        // The rows tried by ``findRow(_:)`` are the moving rows of every frame. A keep-in-section
+        // that must break needs a row it keeps that no keep-in-section that must not break keeps
+        // too (the move leaves the section); and when no row the query lets move is left free to
+        // leave its section by those that must not break (`{ kind: note }` beside `{ not: { kind:
+        // note } }`), no move between sections is tried at all (``crossBlocked``).
+        func keeps(_ r: Int) -> Bool { if case .keepInSection = rules[r].meaning { true } else { false } }
+        func kept(_ r: Int) -> RowSelector { if case .keepInSection(let rows) = rules[r].meaning { rows } else { .all } }
+        let leaving = q.mustBreak.filter(keeps).sorted()
+        let staying = q.crossSection == false ? [] : q.mustNotBreak.filter(keeps).sorted()
+        func someRow(leaving: [Int], staying: [Int], anywhere: Bool = false) -> SearchResult {
             var rowQuery = MoveQuery()
             rowQuery.mustHold = q.mustHold
             rowQuery.mustNotHold = q.mustNotHold
-            rowQuery.source = q.source
-            rowQuery.sourceSection = q.sourceSection
-            let key = q.source == nil && q.sourceSection == nil ? [q.mustHold.sorted(), [-1], q.mustNotHold.sorted()] : nil
-            let exists: SearchResult
-            if let key, let cached = rowExists[key] {
-                exists = cached
-            } else {
-                exists = findRow(rowQuery)
-                if let key { rowExists[key] = exists }
+            if !anywhere {
+                rowQuery.source = q.source
+                rowQuery.sourceSection = q.sourceSection
             }
-            if case .none = exists { return .none }
+            rowQuery.movingRows = leaving.map { (kept($0), true) } + staying.map { (kept($0), false) }
+            let key = rowQuery.source == nil && rowQuery.sourceSection == nil ? [q.mustHold.sorted(), [-1], q.mustNotHold.sorted(), [-2], leaving, [-3], staying] : nil
+            if let key, let cached = rowExists[key] { return cached }
+            let exists = findRow(rowQuery)
+            if let key { rowExists[key] = exists }
+            return exists
         }
+        if !q.mustNotHold.isEmpty || !q.mustHold.isEmpty || !leaving.isEmpty {
+            if case .none = someRow(leaving: leaving, staying: leaving.isEmpty ? [] : staying) { return .none }
+        }
+        // (Asked of every place and section, so once per set of rules, not once per place.)
+        crossBlocked = false
+        if leaving.isEmpty && !staying.isEmpty, case .none = someRow(leaving: [], staying: staying, anywhere: true) {
+            if q.crossSection == true { return .none }
+            crossBlocked = true
+        }
+        if exhausted { return .unknown }
         // Segment mode: sections of up to `smallLayoutRows` rows first. A witness there is a
         // witness (each is confirmed on the engine like any other), and most questions have a
         // short one; only "none" or "unknown" needs every layout, long ones included.
@@ -221,6 +238,40 @@ extension MoveSearch {
             if case .accept(let section, _, _) = rules[$0].meaning { return section }
             return nil
         }
+        // Rules that break only through the moving row itself: a lock by picking it up, a
+        // keep-in-section by taking it out of its section (so only rows their selector may
+        // select in the source section, SPEC §10.1), a keep-order only within its sections.
+        let breakingMovers: [(rows: RowSelector, cross: Bool)] = q.mustBreak.compactMap {
+            switch rules[$0].meaning {
+            case .hold(let rows, pins: false, _): (rows, false)
+            case .keepInSection(let rows): (rows, true)
+            default: nil
+            }
+        }
+        let breakingOrders: [SectionSelector] = q.mustBreak.compactMap {
+            if case .keepOrder(let section) = rules[$0].meaning { return section }
+            return nil
+        }
+        // Rules that must not break and refuse every move of a kind out of a section whatever
+        // its rows: a keep-order every move within its sections (a row moved within a section
+        // passes another), a keep-in-section of every row of a section every move out of it.
+        let fixedOrders: [SectionSelector] = q.mustNotBreak.compactMap {
+            if case .keepOrder(let section) = rules[$0].meaning { return section }
+            return nil
+        }
+        // (Only selectors of `section` keys alone can keep every row of a section.)
+        let wholeSections: [RowSelector] = q.mustNotBreak.compactMap {
+            if case .keepInSection(let rows) = rules[$0].meaning, rows.selectsBySectionOnly { return rows }
+            return nil
+        }
+        // What the source section alone rules out (asked once per source, not per pair).
+        func sourceRuledOut(_ s: SectionSite, cross: Bool) -> Bool {
+            if !cross, fixedOrders.contains(where: { s.selected(by: $0) }) { return true }
+            if cross, wholeSections.contains(where: { $0.selectsEveryRow(in: s) }) { return true }
+            for (rows, needsCross) in breakingMovers where (needsCross && !cross) || !rows.mayHoldRows(in: s) { return true }
+            for section in breakingOrders where cross || !s.selected(by: section) { return true }
+            return false
+        }
         func ruledOut(_ s: SectionSite, _ t: SectionSite, cross: Bool) -> Bool {
             guard cross else { return !breakingCapacities.isEmpty || !breakingAccepts.isEmpty }
             // An accept breaks only on a move into its sections.
@@ -231,10 +282,13 @@ extension MoveSearch {
         }
         for g in geometries(cross: q.crossSection) {
             let cross = g.s != g.t
+            if cross && crossBlocked { continue }
             let sSites = distinctSections(g.s, g.count)
             var tSitesCache: [SectionSite]? = nil
             for sSite in sSites {
                 if let sourceSection = q.sourceSection, !sourceSection(sSite) { continue }
+                budget -= 1
+                if sourceRuledOut(sSite, cross: cross) { continue }
                 let tSites: [SectionSite]
                 if cross {
                     if tSitesCache == nil { tSitesCache = distinctSections(g.t, g.count) }
@@ -755,13 +809,16 @@ extension MoveSearch {
         // the rules asked so far. The rule that gave a place up is asked first at the next one
         // (places in a row are mostly given up by the same rule), so a 300-pin policy asks one
         // rule per place, not 300. The order changes only the work, never the answer.
-        var screen = roles.filter { rules[$0.0].holds }.map { (meaning: rules[$0.0].meaning, must: $0.1 & Self.roleMustHold != 0, mustNot: $0.1 & Self.roleMustNotHold != 0) }
+        // (The rules are reordered as indices: moving a meaning would copy it.)
+        let screen = roles.filter { rules[$0.0].holds }.map { (meaning: rules[$0.0].meaning, must: $0.1 & Self.roleMustHold != 0, mustNot: $0.1 & Self.roleMustNotHold != 0) }
+        var order = Array(screen.indices)
         func screened(_ site: RowSite) -> Bool {
-            for (i, rule) in screen.enumerated() {
-                let value = Self.holdsRow(rule.meaning, site, blankRow)
-                if (rule.must && value == .no) || (rule.mustNot && value == .yes) {
+            for i in order.indices {
+                let rule = order[i]
+                let value = Self.holdsRow(screen[rule].meaning, site, blankRow)
+                if (screen[rule].must && value == .no) || (screen[rule].mustNot && value == .yes) {
                     budget -= i + 1
-                    if i > 0 { screen.insert(screen.remove(at: i), at: 0) }
+                    if i > 0 { order.insert(order.remove(at: i), at: 0) }
                     return true
                 }
             }
@@ -784,8 +841,12 @@ extension MoveSearch {
                     let xSite = RowSite(section: site, k: xk, n: n)
                     if screened(xSite) { continue }
                     if let profile, rowless.contains([profile, xk, n]) { continue }
-                    budget -= roles.count
-                    guard let x = solver.solve(movingRowConstraints(roles, xSite, site, cross: false)) else {
+                    budget -= roles.count + q.movingRows.count
+                    if q.movingRows.contains(where: { xSite.match($0.0, blankRow).matches == ($0.1 ? .no : .yes) }) { continue }
+                    let matching: [(PartialRow) -> Tri] = q.movingRows.map { selector, must in
+                        { let m = xSite.match(selector, $0).matches; return must ? m : !m }
+                    }
+                    guard let x = solver.solve(matching + movingRowConstraints(roles, xSite, site, cross: false)) else {
                         if let profile { rowless.insert([profile, xk, n]) }
                         continue
                     }

@@ -42,6 +42,10 @@ struct MoveQuery {
     var sourceMinRows = 1
     /// A condition on the source section, if any.
     var sourceSection: ((SectionSite) -> Bool)? = nil
+    /// Selectors the moving row must match (`true`) or must not match (`false`), asked by
+    /// ``MoveSearch/findRow(_:largestFirst:)`` only (a move's pre-check: a keep-in-section
+    /// that must break needs one of its rows to leave, which no other keeps).
+    var movingRows: [(RowSelector, Bool)] = []
 }
 
 /// A table and a row move found by the search.
@@ -295,6 +299,11 @@ struct MoveSearch {
     /// Per source profile and kind of move during one ``findMove(_:)``: whether no arrangement
     /// of the source has any outcome for its query (then no frame of that source has a move).
     var closedSources: [[Int]: Bool] = [:]
+
+    /// During one ``findMove(_:)``: no row the query lets move may leave its section (the
+    /// keep-in-section rules that must not break keep them all), so no frame between two
+    /// sections is tried.
+    var crossBlocked = false
 
     /// What the destination section can end as during one ``findMove(_:)``, per profile of
     /// the destination and saturation (its counters are the `max` limits the profile selects).

@@ -150,42 +150,65 @@ struct RowSolver {
 
     mutating func solve(_ constraints: [(PartialRow) -> Tri]) -> Row? {
         var row = PartialRow(tagNames: vocabulary.rowTags)
-        func state() -> Tri {
-            var all = Tri.yes
-            for c in constraints {
+        // Three-valued evaluation is monotone: a constraint true of a partial row is true of
+        // every row that chooses more, so each branch asks only the constraints still unknown
+        // at its parent (the same rows are found in the same order; the work is what shrinks).
+        // The constraint that was false last is asked first (rows are mostly given up by the
+        // same one); the order never changes the answer.
+        var hint = -1
+        // The constraints in `pending` still unknown on the row, or nil when one is false.
+        func narrow(_ pending: [Int]) -> [Int]? {
+            var open: [Int] = []
+            let hinted = hint >= 0 && pending.contains(hint)
+            var hintOpen = false
+            if hinted {
                 work += 1
-                let v = c(row)
-                if v == .no { return .no }
-                if v == .unknown { all = .unknown }
+                switch constraints[hint](row) {
+                case .no: return nil
+                case .unknown: hintOpen = true
+                case .yes: break
+                }
             }
-            return all
+            for i in pending where !(hinted && i == hint) {
+                work += 1
+                switch constraints[i](row) {
+                case .no:
+                    hint = i
+                    return nil
+                case .unknown: open.append(i)
+                case .yes: break
+                }
+            }
+            if hintOpen { open.append(hint) }
+            return open
         }
-        func tags(_ k: Int) -> Bool {
-            let s = state()
-            if s == .no { return false }
-            if s == .yes || k == row.tags.count {
-                if s == .yes { for j in k..<row.tags.count { row.tags[j] = false } }
-                return s == .yes
+        // `open`: the constraints unknown on the row as it is.
+        func tags(_ k: Int, _ open: [Int]) -> Bool {
+            if open.isEmpty {
+                for j in k..<row.tags.count { row.tags[j] = false }
+                return true
             }
+            if k == row.tags.count { return false }
             for value in [false, true] {
                 row.tags[k] = value
-                if tags(k + 1) { return true }
+                if let next = narrow(open), tags(k + 1, next) { return true }
             }
             row.tags[k] = nil
             return false
         }
-        func kinds() -> Bool {
+        func kinds(_ open: [Int]) -> Bool {
             for kind in [nil] + vocabulary.rowKinds.map(Optional.some) {
                 row.kind = kind
                 row.kindChosen = true
-                if state() != .no, tags(0) { return true }
+                if let next = narrow(open), tags(0, next) { return true }
             }
             row.kindChosen = false
             return false
         }
+        let all = Array(constraints.indices)
         for id in [vocabulary.plainID] + vocabulary.rowIDs {
             row.id = id
-            if state() != .no, kinds() { return row.row }
+            if let open = narrow(all), kinds(open) { return row.row }
         }
         return nil
     }
