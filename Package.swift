@@ -49,11 +49,16 @@ let package = Package(
         // Standard library only: a service can embed it without YAML or Foundation.
         .target(name: "ReorderEngine"),
         .target(name: "ReorderPolicy", dependencies: ["SpannedYAML", "ReorderEngine"]),
+        // JSON-RPC 2.0 framing and message shapes (LSP's base protocol), Foundation only.
+        .target(name: "JSONRPC"),
+        // `reorder-policy lsp` (docs/EDITORS.md): the editor's features from lint, fmt and the loader.
+        .target(name: "PolicyLanguageServer", dependencies: ["JSONRPC", "ReorderPolicy", "ReorderEngine", "SpannedYAML"]),
         .executableTarget(
             name: "reorder-policy",
             dependencies: [
                 "ReorderPolicy",
                 "SpannedYAML",
+                "PolicyLanguageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -103,6 +108,7 @@ let package = Package(
         // The engine against a brute-force reference; the round trip through the loader needs ReorderPolicy.
         .testTarget(name: "ReorderEngineTests", dependencies: ["ReorderEngine", "ReorderPolicy"]),
         .testTarget(name: "ReorderPolicyTests", dependencies: ["ReorderPolicy", "SpannedYAML"]),
+        .testTarget(name: "LanguageServerTests", dependencies: ["JSONRPC", "PolicyLanguageServer"]),
         // Runs the built executable end to end; depending on it makes `swift test` build it.
         .testTarget(name: "CLITests", dependencies: ["ReorderPolicy", "ReorderEngine", "reorder-policy"], exclude: ["Golden", "Fixtures"]),
         // Starts the built server on a free loopback port and talks HTTP to it. With the

@@ -16,7 +16,7 @@ struct ReorderPolicyCommand: ParsableCommand {
         commandName: "reorder-policy",
         abstract: "Declarative drag-and-drop reordering rules: lint policies, run their tests, decide and explain moves.",
         version: version,
-        subcommands: [Lint.self, Test.self, Check.self, Explain.self, Diff.self, Compare.self, Fmt.self, Schema.self]
+        subcommands: [Lint.self, Test.self, Check.self, Explain.self, Diff.self, Compare.self, Fmt.self, Schema.self, Lsp.self]
     )
 
     /// Usage errors exit with status 2 (SPEC §5), not ArgumentParser's default 64.

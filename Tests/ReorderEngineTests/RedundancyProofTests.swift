@@ -33,26 +33,7 @@ import ReorderEngine
             let index = with.rules.firstIndex { $0.metadata.id == weak.metadata.id }!
             guard PolicyAnalyzer.redundancy(of: index, in: with.rules) != nil else { continue }
             proved += 1
-            let a = try CompiledPolicy(with), b = try CompiledPolicy(policy)
-            for _ in 0..<6 {
-                let table = gen.table()
-                let ba = a.bind(table), bb = b.bind(table)
-                for (s, section) in table.sections.enumerated() {
-                    for i in section.rows.indices {
-                        let from = Position(section: s, row: i)
-                        #expect(ba.canMove(from) == bb.canMove(from), "canMove \(from): \(with)\n\(table)")
-                        for (t, target) in table.sections.enumerated() {
-                            for j in 0...(t == s ? target.rows.count - 1 : target.rows.count) {
-                                let to = Position(section: t, row: j)
-                                if ba.target(from: from, proposed: to) != bb.target(from: from, proposed: to) {
-                                    Issue.record("target \(from)->\(to) differs: \(with)\n\(table)")
-                                    return
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+            guard try decidesAlike(CompiledPolicy(with), CompiledPolicy(policy), &gen, "\(with)") else { return }
         }
         #expect(proved > 100)
     }
@@ -94,29 +75,36 @@ import ReorderEngine
             guard let a = try? CompiledPolicy(with), let b = try? CompiledPolicy(policy) else { continue }
             guard AnalysisProofs.covers(strong.kind.meaning, weak.kind.meaning) else { refused += 1; continue }
             proved += 1
-            for _ in 0..<6 {
-                let table = gen.table()
-                let ba = a.bind(table), bb = b.bind(table)
-                for (si, section) in table.sections.enumerated() {
-                    for i in section.rows.indices {
-                        let from = Position(section: si, row: i)
-                        #expect(ba.canMove(from) == bb.canMove(from), "canMove \(from): \(with)\n\(table)")
-                        for (t, target) in table.sections.enumerated() {
-                            for j in 0...(t == si ? target.rows.count - 1 : target.rows.count) {
-                                let to = Position(section: t, row: j)
-                                if ba.target(from: from, proposed: to) != bb.target(from: from, proposed: to) {
-                                    Issue.record("target \(from)->\(to) differs: \(with)\n\(table)")
-                                    return
-                                }
+            guard decidesAlike(a, b, &gen, "\(with)") else { return }
+        }
+        // Both ways: most pairs drawn inside are proved, unrelated ones mostly are not.
+        #expect(proved > 120)
+        #expect(refused > 40)
+    }
+
+    /// Whether `a` and `b` decide every row move alike (canMove and target) on six random
+    /// tables; records the first difference.
+    private func decidesAlike(_ a: CompiledPolicy, _ b: CompiledPolicy, _ gen: inout RandomPolicies, _ what: String) -> Bool {
+        for _ in 0..<6 {
+            let table = gen.table()
+            let ba = a.bind(table), bb = b.bind(table)
+            for (s, section) in table.sections.enumerated() {
+                for i in section.rows.indices {
+                    let from = Position(section: s, row: i)
+                    #expect(ba.canMove(from) == bb.canMove(from), "canMove \(from): \(what)\n\(table)")
+                    for (t, target) in table.sections.enumerated() {
+                        for j in 0...(t == s ? target.rows.count - 1 : target.rows.count) {
+                            let to = Position(section: t, row: j)
+                            if ba.target(from: from, proposed: to) != bb.target(from: from, proposed: to) {
+                                Issue.record("target \(from)->\(to) differs: \(what)\n\(table)")
+                                return false
                             }
                         }
                     }
                 }
             }
         }
-        // Both ways: most pairs drawn inside are proved, unrelated ones mostly are not.
-        #expect(proved > 120)
-        #expect(refused > 40)
+        return true
     }
 
     /// `x` with more keys, a shorter position, or as one item of a list (rows inside `x`).

@@ -93,6 +93,18 @@ public enum Linter {
         return report
     }
 
+    /// Lints policy text held in memory (an editor's buffer) as `lint` lints the file at
+    /// `path`: the same diagnostics, the test tables' errors included (resolved from `path`'s
+    /// directory). The language server lints this way.
+    public static func lint(
+        text: String, path: String, strict: Bool = false, config: ProjectConfig? = nil,
+        analysis: ((PolicyDocument) -> [Diagnostic])? = nil
+    ) -> PolicyDocument {
+        var document = lint(PolicyLoader.load(SourceFile(path: path, text: text)), strict: strict, config: config, analysis: analysis)
+        document.diagnostics = Diagnostic.sorted(document.diagnostics + testTableErrors(document))
+        return document
+    }
+
     /// What `test` would fail to load: a test's table file that is missing, unreadable, outside
     /// the policy's directory or broken, each said at the test's `table:` (a broken table's
     /// first error is named in the message, with its place; `test` shows them all).
