@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "ReorderPolicy", targets: ["ReorderPolicy"]),
         .library(name: "ReorderEngine", targets: ["ReorderEngine"]),
+        // `reorder-policy lsp`'s server, for the fuzzer and for tools that embed it.
+        .library(name: "PolicyLanguageServer", targets: ["PolicyLanguageServer", "JSONRPC"]),
         .executable(name: "reorder-policy", targets: ["reorder-policy"]),
         // The decision server (SPEC §9) is its own product, built with the `Server` trait:
         // `swift build --traits Server --product reorder-policy-server`. Building the CLI or

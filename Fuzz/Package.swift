@@ -9,7 +9,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "FuzzLoaders",
-            dependencies: [.product(name: "ReorderPolicy", package: "reorder-policy")],
+            dependencies: [
+                .product(name: "ReorderPolicy", package: "reorder-policy"),
+                .product(name: "PolicyLanguageServer", package: "reorder-policy"),
+            ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
     ],

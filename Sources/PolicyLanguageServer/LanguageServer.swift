@@ -44,6 +44,7 @@ public final class LanguageServer: Sendable {
         while true {
             switch input.next() {
             case .end:
+                analysisQueue.sync {}
                 return 1
             case .malformed(let problem):
                 writer.send(Outgoing.error(id: nil, ResponseError(.parseError, "unreadable frame: \(problem)")))

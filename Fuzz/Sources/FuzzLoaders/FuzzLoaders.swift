@@ -1,3 +1,6 @@
+import Foundation
+import JSONRPC
+import PolicyLanguageServer
 import ReorderPolicy
 
 /// One fuzz input, dispatched on its first byte (so one corpus and one binary reach every
@@ -8,7 +11,9 @@ import ReorderPolicy
 /// - 4: a policy and a table separated by a NUL byte: decide every move and check the engine's
 ///   own promises (a target is valid and idempotent; a valid proposal is its own target);
 /// - 5: a moves file: stream it, decide each move on the fixed table, and check that every item
-///   decoded in place (`FlatNode`) equals the same item decoded from the file's tree.
+///   decoded in place (`FlatNode`) equals the same item decoded from the file's tree;
+/// - 6: a language server session (`reorder-policy lsp`'s input): frames read with
+///   `FrameReader`, each message handled by a `LanguageServer` whose output is dropped.
 /// Anything that is not a crash, a hang or a broken promise is fine: bad input must give
 /// diagnostics, which is what the loaders are for.
 enum Harness {
@@ -37,7 +42,7 @@ enum Harness {
     static func run(_ bytes: [UInt8]) {
         guard let selector = bytes.first else { return }
         let rest = Array(bytes.dropFirst())
-        switch selector % 6 {
+        switch selector % 7 {
         case 0:
             let document = PolicyLoader.load(SourceFile(path: "fuzz.yaml", bytes: rest))
             if let compiled = document.compiled() { exercise(compiled.bind(fixedTable)) }
@@ -50,6 +55,10 @@ enum Harness {
             _ = DecisionService.explain(body: rest, policy: policies[0], policyHash: "fuzz", logging: true)
         case 5:
             movesFile(rest)
+        case 6:
+            nonisolated(unsafe) var input: Data? = Data(rest)
+            var reader = FrameReader(read: { defer { input = nil }; return input })
+            _ = LanguageServer(writer: FrameWriter(write: { _ in }), version: "fuzz").serve(&reader)
         default:
             let parts = rest.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2 else { return }
