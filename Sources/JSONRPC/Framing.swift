@@ -40,7 +40,18 @@ public struct FrameReader {
 
     /// Reads from a file handle (standard input for `reorder-policy lsp`).
     public init(handle: FileHandle) {
-        self.init(read: { handle.availableData })
+        // What one read(2) gives, as soon as anything is there; a read error ends the input
+        // (`availableData` would trap on one, and `read(upToCount:)` waits for the whole count).
+        let fd = handle.fileDescriptor
+        self.init(read: {
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+                if n > 0 { return Data(chunk[0..<n]) }
+                if n < 0 && errno == EINTR { continue }
+                return nil
+            }
+        })
     }
 
     private mutating func fill() -> Bool {
@@ -59,6 +70,13 @@ public struct FrameReader {
             let n = min(skipping, buffer.count)
             buffer.removeFirst(n)
             skipping -= n
+        }
+        // Blank lines between frames are not a header block.
+        while true {
+            if buffer.isEmpty && !fill() { return .end }
+            guard let first = buffer.first, first == 0x0D || first == 0x0A else { break }
+            buffer.removeFirst()
+            buffer = Data(buffer)
         }
         // The header block.
         let separator = Data("\r\n\r\n".utf8)
@@ -98,9 +116,15 @@ public struct FrameReader {
         }
         if problem == nil && length == nil { problem = "a header block without Content-Length" }
         if let problem {
-            // Drop this header block and look for the next frame.
             buffer.removeSubrange(buffer.startIndex..<headerEnd.upperBound)
             buffer = Data(buffer)
+            if let length {
+                // The length was read: its body follows, and is skipped.
+                skipping = length
+            } else {
+                // Look for the next frame's header (what follows may be a body of this one).
+                resynchronise(dropping: 0)
+            }
             return .malformed(problem)
         }
         let bodyLength = length ?? 0
@@ -122,13 +146,20 @@ public struct FrameReader {
         return .message(body)
     }
 
-    /// Drops bytes up to the next `Content-Length` header (at least `dropping`).
+    /// Drops bytes up to the next `Content-Length` header, in any case (at least `dropping`;
+    /// all of them when there is none yet: a header is read whole or not at all).
     private mutating func resynchronise(dropping: Int) {
         buffer.removeFirst(min(dropping, buffer.count))
-        if let next = buffer.range(of: Data("Content-Length".utf8)) {
-            buffer.removeSubrange(buffer.startIndex..<next.lowerBound)
+        buffer = Data(buffer)
+        let lowered = Data(buffer.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
+        let name = Array("content-length".utf8)
+        if let next = lowered.range(of: Data(name)) {
+            buffer.removeSubrange(buffer.startIndex..<(buffer.startIndex + (next.lowerBound - lowered.startIndex)))
         } else {
-            buffer.removeAll()
+            // Keep a tail that may be the start of the next header, cut by the read.
+            let bytes = Array(lowered)
+            let kept = (1..<name.count).reversed().first { k in k <= bytes.count && Array(bytes.suffix(k)) == Array(name.prefix(k)) } ?? 0
+            buffer = Data(buffer.suffix(kept))
         }
         buffer = Data(buffer)
     }
@@ -146,7 +177,8 @@ public final class FrameWriter: Sendable {
 
     /// Writes to a file handle (standard output for `reorder-policy lsp`).
     public convenience init(handle: FileHandle) {
-        self.init(write: { handle.write($0) })
+        // A client gone away (EPIPE) loses the frame; `write(_:)` would trap on it.
+        self.init(write: { try? handle.write(contentsOf: $0) })
     }
 
     /// Writes `body` as one frame.

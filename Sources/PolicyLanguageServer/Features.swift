@@ -23,17 +23,20 @@ enum Features {
 
     // MARK: Diagnostics
 
-    /// A lint diagnostic as LSP gives it: the same code, span and message; the notes (the
+    /// Lint diagnostics as LSP gives them: the same code, span and message; the notes (the
     /// counterexample's table and move included, enough to reproduce with `check`) and the
     /// help follow the message on lines of their own.
-    static func diagnostic(_ d: Diagnostic, in document: TextDocument) -> LSPDiagnostic {
-        let start = document.position(line: d.span.start.line, column: d.span.start.column)
-        var end = document.position(line: d.span.end.line, column: d.span.end.column)
-        if end.line < start.line || (end.line == start.line && end.character < start.character) { end = start }
-        var message = d.message
-        for note in d.notes + (d.counterexample?.lines ?? []) { message += "\nnote: " + note }
-        if let help = d.help { message += "\nhelp: " + help }
-        return LSPDiagnostic(range: Range(start: start, end: end), severity: d.severity == .error ? 1 : 2, code: d.code.rawValue, message: message)
+    static func diagnostics(_ ds: [Diagnostic], in document: TextDocument) -> [LSPDiagnostic] {
+        let positions = document.positions(ds.flatMap { [($0.span.start.line, $0.span.start.column), ($0.span.end.line, $0.span.end.column)] })
+        return ds.enumerated().map { i, d in
+            let start = positions[2 * i]
+            var end = positions[2 * i + 1]
+            if end.line < start.line || (end.line == start.line && end.character < start.character) { end = start }
+            var message = d.message
+            for note in d.notes + (d.counterexample?.lines ?? []) { message += "\nnote: " + note }
+            if let help = d.help { message += "\nhelp: " + help }
+            return LSPDiagnostic(range: Range(start: start, end: end), severity: d.severity == .error ? 1 : 2, code: d.code.rawValue, message: message)
+        }
     }
 
     /// The document as the loader reads it (no analysis).
@@ -64,18 +67,20 @@ enum Features {
         return location.line...max(location.line, last)
     }
 
-    /// Whether `text` may be a policy: not YAML whose top-level keys are all another file's
-    /// (a CI workflow, a compose file). Empty text and text with no top-level key may be one.
+    /// Whether `text` may be a policy: not YAML with a top-level key a policy never has (a CI
+    /// workflow's `jobs`, a Kubernetes role's `apiVersion` beside its `rules`). Text with no
+    /// top-level key, or with `reorder-policy`, may be one.
     static func mayBePolicy(_ text: String) -> Bool {
-        var keys = 0
-        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        var foreign = false
+        for (n, line) in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).enumerated() {
+            let line = n == 0 && line.first == "\u{FEFF}" ? line.dropFirst() : line
             guard let first = line.unicodeScalars.first, first.properties.isAlphabetic || first == "_" || first == "\"" || first == "'",
                   let colon = line.firstIndex(of: ":") else { continue }
             let key = line[..<colon].trimmingCharacters(in: CharacterSet(charactersIn: "\"' "))
-            if key == "reorder-policy" || key == "rules" { return true }
-            keys += 1
+            if key == "reorder-policy" { return true }
+            if !PolicyLoader.topLevelKeys.contains(key) { foreign = true }
         }
-        return keys == 0
+        return !foreign
     }
 
     // MARK: Hover
@@ -101,9 +106,44 @@ enum Features {
             for f in findings where lines(of: rule.location, in: document).contains(f.span.start.line) {
                 parts.append("- `\(f.code.rawValue)`: \(f.message)")
             }
+            if let picks = picked(rule.id, in: loaded) { parts.append(picks) }
         }
         guard !parts.isEmpty else { return nil }
         return Hover(contents: MarkupContent(value: parts.joined(separator: "\n\n")), range: word?.1)
+    }
+
+    /// What row rule `id`'s selector picks on the policy's own test tables (inline or files): the
+    /// rows (`s.r id`) of a row selector, the sections of a section selector.
+    static func picked(_ id: String, in loaded: PolicyDocument) -> String? {
+        guard let rule = loaded.policy?.rules.first(where: { $0.metadata.id == id }) else { return nil }
+        var rows: RowSelector? = nil, sections: SectionSelector? = nil
+        switch rule.kind.meaning {
+        case .hold(let s, _, _), .keepInSection(let s), .keepAmong(.rows(let s)): rows = s
+        case .keepOrder(let s), .accept(let s, _, _), .capacity(let s, _, _, _): sections = s
+        case .reserve(_, _, let s): sections = s ?? .all
+        case .keepAmong(.kind): return nil
+        }
+        var lines: [String] = []
+        for (test, table) in PolicyTestRunner.tables(of: loaded).prefix(5) {
+            func name(_ u: Int) -> String { table.sections[u].id.map { "'\($0)'" } ?? "section \(u)" }
+            var picked: [String] = []
+            if let rows {
+                let test = rows.bind(table)
+                for (u, section) in table.sections.enumerated() {
+                    section.rows.withUnsafeBufferPointer { buffer in
+                        for k in buffer.indices where test(u, k, buffer.count, buffer.baseAddress! + k).matches {
+                            picked.append("\(u).\(k) '\(buffer[k].id)'")
+                        }
+                    }
+                }
+            } else if let sections {
+                picked = sections.selectedSections(in: table).enumerated().filter(\.element).map { name($0.offset) }
+            }
+            let shown = picked.prefix(12).joined(separator: ", ") + (picked.count > 12 ? ", and \(picked.count - 12) more" : "")
+            lines.append("- on the table of test '\(test)': " + (picked.isEmpty ? "nothing" : shown))
+        }
+        guard !lines.isEmpty else { return nil }
+        return (rows != nil ? "Rows it selects" : "Sections it selects") + ":\n" + lines.joined(separator: "\n")
     }
 
     // MARK: Completion
@@ -171,7 +211,8 @@ enum Features {
             return DocumentSymbol(name: rule.id, detail: rule.keyword, kind: 12, range: r, selectionRange: r)
         }
         out += loaded.tests.map { test in
-            let r = range(test.span.start.line, max(test.span.start.line, test.span.end.line))
+            let end = SourceLocation(file: "", line: test.span.start.line, column: test.span.start.column, endLine: test.span.end.line, endColumn: test.span.end.column)
+            let r = range(test.span.start.line, lines(of: end, in: document).upperBound)
             return DocumentSymbol(name: test.name, detail: "test", kind: 6, range: r, selectionRange: r)
         }
         return out
@@ -188,6 +229,23 @@ enum Features {
 
     // MARK: Code actions
 
+    /// The UTF-16 offset of a `lock:` key on `line` (after the line's start, a blank, `{`, `,`
+    /// or `-`), or nil.
+    static func lockKey(in line: Substring) -> Int? {
+        let units = Array(line.utf16)
+        let lock = Array("lock".utf16)
+        var i = 0
+        while i + 4 <= units.count {
+            if Array(units[i..<i + 4]) == lock, i == 0 || [0x20, 0x09, 0x7B, 0x2C, 0x2D].contains(units[i - 1]) {
+                var j = i + 4
+                while j < units.count, units[j] == 0x20 { j += 1 }
+                if j < units.count, units[j] == 0x3A { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+
     /// The fixes lint knows: a did-you-mean key, a dead rule removed, a displaced lock made a pin.
     static func codeActions(_ document: TextDocument, _ params: CodeActionParams) -> [CodeAction] {
         let loaded = load(document)
@@ -201,17 +259,27 @@ enum Features {
                 actions.append(CodeAction(title: "Replace with '\(suggestion)'", diagnostics: [d],
                                           edit: WorkspaceEdit(changes: [document.uri: [TextEdit(range: d.range, newText: String(suggestion))]])))
             case "dead-rule":
-                guard let rule = rules(loaded).first(where: { lines(of: $0.location, in: document).contains(d.range.start.line + 1) }) else { continue }
-                // The rule's item: from its line's start (the `- `) to the start of the line after it.
-                let last = lines(of: rule.location, in: document).upperBound
+                let all = rules(loaded)
+                guard let rule = all.first(where: { lines(of: $0.location, in: document).contains(d.range.start.line + 1) }) else { continue }
+                // Only a block item on lines of its own (`- ` first, no other rule on them): a
+                // flow list's line holds other rules too.
+                let span = lines(of: rule.location, in: document)
+                guard document.line(rule.location.line - 1).trimmingCharacters(in: .whitespaces).hasPrefix("-"),
+                      !all.contains(where: { $0.id != rule.id && span.contains($0.location.line) }) else { continue }
+                // The rule's item: from its line's start (the `- `) to the start of the line after
+                // it, leaving the comments and blank lines at its end (a waiver of the next rule).
+                var last = span.upperBound
+                while last > span.lowerBound, document.line(last - 1).trimmingCharacters(in: .whitespaces).isEmpty
+                        || document.line(last - 1).trimmingCharacters(in: .whitespaces).hasPrefix("#") { last -= 1 }
                 let range = Range(start: Position(line: rule.location.line - 1, character: 0), end: Position(line: last, character: 0))
                 actions.append(CodeAction(title: "Remove rule '\(rule.id)'", diagnostics: [d],
                                           edit: WorkspaceEdit(changes: [document.uri: [TextEdit(range: range, newText: "")]])))
             case "lock-displaced":
-                let line = document.line(d.range.start.line)
-                guard let r = line.range(of: "lock") else { continue }
-                let start = line.utf16.distance(from: line.startIndex, to: r.lowerBound)
-                let range = Range(start: Position(line: d.range.start.line, character: start), end: Position(line: d.range.start.line, character: start + 4))
+                // The `lock` key of the rule (not the word inside an id or a message).
+                guard let rule = rules(loaded).first(where: { lines(of: $0.location, in: document).contains(d.range.start.line + 1) }),
+                      let key = lines(of: rule.location, in: document).lazy.compactMap({ n in lockKey(in: document.line(n - 1)).map { (n - 1, $0) } }).first
+                else { continue }
+                let range = Range(start: Position(line: key.0, character: key.1), end: Position(line: key.0, character: key.1 + 4))
                 actions.append(CodeAction(title: "Make the lock a pin (its rows stay in place)", diagnostics: [d],
                                           edit: WorkspaceEdit(changes: [document.uri: [TextEdit(range: range, newText: "pin")]])))
             default:

@@ -8,6 +8,22 @@ struct Position: Codable, Hashable, Sendable {
     var line: Int
     /// 0-based offset in UTF-16 code units (the protocol's default position encoding).
     var character: Int
+
+    init(line: Int, character: Int) {
+        self.line = line
+        self.character = character
+    }
+
+    /// Read clamped to the protocol's range (`uinteger`: 0 to 2³¹ − 1), so that no arithmetic
+    /// on a client's position can overflow or index below zero.
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func clamped(_ key: CodingKeys) throws -> Int { min(max(try c.decode(Int.self, forKey: key), 0), Int(Int32.max)) }
+        line = try clamped(.line)
+        character = try clamped(.character)
+    }
+
+    private enum CodingKeys: String, CodingKey { case line, character }
 }
 
 struct Range: Codable, Hashable, Sendable {

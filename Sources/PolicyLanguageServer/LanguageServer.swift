@@ -107,7 +107,11 @@ public final class LanguageServer: Sendable {
         case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration", "workspace/didChangeWatchedFiles":
             return
         case "shutdown":
-            state.withLock { $0.shuttingDown = true }
+            // Queued analyses are dropped (each checks its generation before it starts).
+            state.withLock { s in
+                s.shuttingDown = true
+                for uri in s.generation.keys { s.generation[uri, default: 0] += 1 }
+            }
             answer { () throws(ResponseError) -> Int? in nil }
         case "textDocument/didOpen":
             guard let p = try? message.params(DidOpenParams.self) else { return }
@@ -119,7 +123,7 @@ public final class LanguageServer: Sendable {
             let changed: TextDocument? = state.withLock { s in
                 guard var document = s.documents[p.textDocument.uri] else { return nil }
                 for change in p.contentChanges { document.apply(change) }
-                document.version = p.textDocument.version ?? document.version + 1
+                document.version = p.textDocument.version ?? document.version &+ 1
                 s.documents[document.uri] = document
                 return document
             }
@@ -198,6 +202,7 @@ public final class LanguageServer: Sendable {
         // YAML that is plainly something else (top-level keys, none of them a policy's) gets
         // no diagnostics: editors attach the server to every YAML file.
         guard Features.mayBePolicy(document.text) else {
+            state.withLock { $0.findings[document.uri] = nil }
             publish(PublishDiagnosticsParams(uri: document.uri, version: document.version, diagnostics: []))
             return
         }
@@ -205,15 +210,17 @@ public final class LanguageServer: Sendable {
         let config = Features.config(for: path)
         let quick = Linter.lint(text: document.text, path: path, config: config, analysis: nil)
         state.withLock { $0.findings[document.uri] = quick.diagnostics }
-        publish(PublishDiagnosticsParams(uri: document.uri, version: document.version, diagnostics: quick.diagnostics.map { Features.diagnostic($0, in: document) }))
-        guard !quick.hasErrors, config?.analysisEnabled ?? true else { return }
+        publish(PublishDiagnosticsParams(uri: document.uri, version: document.version, diagnostics: Features.diagnostics(quick.diagnostics, in: document)))
+        // As `lint`: the analysis runs when loading found no error (a test table's error, or a
+        // severity the config raises, comes after it and does not stop it).
+        guard !PolicyLoader.load(SourceFile(path: path, text: document.text)).hasErrors, config?.analysisEnabled ?? true else { return }
         let bound = config?.analysisBound ?? .standard
         let budget = config?.analysisBudget ?? PolicyAnalyzer.defaultBudget
         analysisQueue.async { [self] in
             // A newer text is queued behind this one: skip it.
             guard state.withLock({ $0.generation[document.uri] == generation }) else { return }
             let full = Linter.lint(text: document.text, path: path, config: config, analysis: { PolicyAnalyzer.analyze($0, bound: bound, budget: budget) })
-            let params = PublishDiagnosticsParams(uri: document.uri, version: document.version, diagnostics: full.diagnostics.map { Features.diagnostic($0, in: document) })
+            let params = PublishDiagnosticsParams(uri: document.uri, version: document.version, diagnostics: Features.diagnostics(full.diagnostics, in: document))
             // Published only while the text is the one analysed (checked and sent as one step).
             state.withLock { s in
                 if s.generation[document.uri] == generation {

@@ -1,6 +1,7 @@
 /// An open document's text, edited as the client says, with the conversions between the
-/// protocol's positions (0-based line, UTF-16 offset) and the loader's marks (1-based line,
-/// column in Unicode scalars).
+/// protocol's positions (0-based line, UTF-16 offset; lines end at LF, CR LF or CR) and the
+/// loader's marks (1-based line and column in Unicode scalars, lines ending as libyaml ends
+/// them: also at NEL, LS and PS).
 struct TextDocument: Sendable {
     var uri: String
     var version: Int
@@ -23,16 +24,23 @@ struct TextDocument: Sendable {
         text.replaceSubrange(lower..<upper, with: change.text)
     }
 
-    /// The index of `p` in the text.
-    func index(_ p: Position) -> String.Index {
+    /// Where 0-based protocol line `n` starts (nil past the last line).
+    private func lineStart(_ n: Int) -> String.Index? {
         let utf8 = text.utf8
         var i = utf8.startIndex
         var line = 0
-        while line < p.line {
-            guard let newline = utf8[i...].firstIndex(of: 0x0A) else { return text.endIndex }
-            i = utf8.index(after: newline)
+        while line < n {
+            guard let br = utf8[i...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else { return nil }
+            i = utf8.index(after: br)
+            if utf8[br] == 0x0D, i < utf8.endIndex, utf8[i] == 0x0A { i = utf8.index(after: i) }
             line += 1
         }
+        return i
+    }
+
+    /// The index of `p` in the text.
+    func index(_ p: Position) -> String.Index {
+        guard var i = lineStart(p.line) else { return text.endIndex }
         let utf16 = text.utf16
         var units = 0
         while units < p.character, i < text.endIndex, utf16[i] != 0x0A, utf16[i] != 0x0D {
@@ -42,33 +50,68 @@ struct TextDocument: Sendable {
         return i
     }
 
-    /// The text of 0-based line `n` (without its line break), or "" past the end.
+    /// The text of 0-based protocol line `n` (without its line break), or "" past the end.
     func line(_ n: Int) -> Substring {
-        let utf8 = text.utf8
-        var i = utf8.startIndex
-        for _ in 0..<n {
-            guard let newline = utf8[i...].firstIndex(of: 0x0A) else { return "" }
-            i = utf8.index(after: newline)
-        }
-        var end = utf8[i...].firstIndex(of: 0x0A) ?? utf8.endIndex
-        if end > i, utf8[utf8.index(before: end)] == 0x0D { end = utf8.index(before: end) }
-        return text[i..<end]
+        guard let start = lineStart(n) else { return "" }
+        let end = text.utf8[start...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) ?? text.endIndex
+        return text[start..<end]
     }
 
-    /// The number of lines (a final line break starts an empty last line).
-    var lineCount: Int { text.utf8.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) } }
-
-    /// The protocol position of a loader mark: `line` 1-based, `column` 1-based in Unicode scalars.
-    func position(line: Int, column: Int) -> Position {
-        let text = self.line(max(line - 1, 0))
-        var units = 0
-        var scalars = 0
-        for scalar in text.unicodeScalars {
-            if scalars >= column - 1 { break }
-            units += scalar.utf16.count
-            scalars += 1
+    /// The number of protocol lines (a final line break starts an empty last line).
+    var lineCount: Int {
+        var count = 1, previous: UInt8 = 0
+        for b in text.utf8 {
+            if b == 0x0D || (b == 0x0A && previous != 0x0D) { count += 1 }
+            previous = b
         }
-        return Position(line: max(line - 1, 0), character: units)
+        return count
+    }
+
+    /// The protocol positions of loader marks (`line` and `column` 1-based, the column in
+    /// Unicode scalars), in one pass over the text; a column past its line's end is the end.
+    func positions(_ marks: [(line: Int, column: Int)]) -> [Position] {
+        var out = Array(repeating: Position(line: 0, character: 0), count: marks.count)
+        let order = marks.indices.sorted { (marks[$0].line, marks[$0].column) < (marks[$1].line, marks[$1].column) }
+        var next = 0
+        var loaderLine = 0, column = 0       // the loader's, 0-based
+        var line = 0, character = 0          // the protocol's
+        var previous: Unicode.Scalar = "\0"
+        var first = true
+        func emit(upTo: (Int, Int)) {
+            while next < order.count, (marks[order[next]].line - 1, marks[order[next]].column - 1) <= upTo {
+                out[order[next]] = Position(line: line, character: character)
+                next += 1
+            }
+        }
+        for scalar in text.unicodeScalars {
+            defer { previous = scalar; first = false }
+            if first && scalar == "\u{FEFF}" {  // the loader reads a file from after its byte order mark
+                character += 1
+                continue
+            }
+            if scalar == "\n" && previous == "\r" { continue }  // the rest of a CR LF
+            emit(upTo: (loaderLine, column))
+            switch scalar {
+            case "\n", "\r":
+                emit(upTo: (loaderLine, Int.max))
+                loaderLine += 1; column = 0
+                line += 1; character = 0
+            case "\u{85}", "\u{2028}", "\u{2029}":
+                emit(upTo: (loaderLine, Int.max))
+                loaderLine += 1; column = 0
+                character += scalar.utf16.count
+            default:
+                column += 1
+                character += scalar.utf16.count
+            }
+        }
+        emit(upTo: (Int.max, Int.max))
+        return out
+    }
+
+    /// The protocol position of one loader mark.
+    func position(line: Int, column: Int) -> Position {
+        positions([(line, column)])[0]
     }
 
     /// The range of the whole text.

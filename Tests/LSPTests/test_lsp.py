@@ -889,6 +889,71 @@ async def test_code_action_quick_fixes(client: LanguageClient, corpus: Path, tmp
     assert HOVER_TEXT.replace("  - lock: { index: 2 }\n", "  - pin: { index: 2 }\n", 1) in results, results
 
 
+async def test_quick_fixes_keep_their_neighbours(client: LanguageClient, tmp_path: Path):
+    """Removing a dead rule keeps the waiver comment of the rule after it, a flow list offers no
+    removal (its line holds live rules too), and lock → pin edits the `lock` key, not an id."""
+    text = (
+        "reorder-policy: 1\nname: neighbours\nrules:\n  - lock: { index: 2 }\n  - lock: { index: 2 }\n"
+        "  # reorder-policy: allow lock-displaced -- kept on purpose\n  - id: unlock-a\n    lock: { index: 5 }\n"
+    )
+    path = tmp_path / "neighbours.yaml"
+    path.write_text(text)
+    uri, text, diagnostics = await open_and_settle(client, path)
+    (dead,) = [d for d in diagnostics if d.code == "dead-rule"]
+    results = [apply_edits(text, workspace_edits(a.edit, uri)) for a in await code_actions(client, uri, dead) if a.edit]
+    assert results == [text.replace("  - lock: { index: 2 }\n", "", 1)], results
+    for displaced in [d for d in diagnostics if d.code == "lock-displaced"]:
+        for a in await code_actions(client, uri, displaced):
+            fixed = apply_edits(text, workspace_edits(a.edit, uri))
+            assert "unlock-a" in fixed and "unpin" not in fixed, fixed
+
+    flow = "reorder-policy: 1\nname: flow\nrules: [{ pin: { tag: a } }, { lock: { index: 2 } }, { lock: { index: 2 } }]\n"
+    path = tmp_path / "flow.yaml"
+    path.write_text(flow)
+    uri, text, diagnostics = await open_and_settle(client, path)
+    for dead in [d for d in diagnostics if d.code == "dead-rule"]:
+        assert not [a for a in await code_actions(client, uri, dead) if a.title.startswith("Remove")]
+
+
+async def test_loader_line_breaks_keep_lines(client: LanguageClient, tmp_path: Path):
+    """libyaml ends lines at LS (U+2028) too; the protocol does not: a comment holding one must
+    not move the diagnostics after it."""
+    text = "reorder-policy: 1\nname: ls\nrules:\n  - { message: \"a\u2028  b\", pinn: { first: 1 } }\n"
+    path = tmp_path / "ls.yaml"
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    did_open(client, uri, text)
+    assert await eventually(lambda: bool(publishes(client, uri)) and bool(publishes(client, uri)[-1].diagnostics)), history(client, uri)
+    (typo,) = [d for d in publishes(client, uri)[-1].diagnostics if d.code == "unknown-key"]
+    line = text.split("\n")[3]
+    assert (typo.range.start.line, typo.range.start.character) == (3, utf16_len(line[: line.index("pinn")])), typo.range
+
+
+async def test_kubernetes_rules_are_not_a_policy(client: LanguageClient, tmp_path: Path):
+    role = tmp_path / "role.yaml"
+    role.write_text("apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: r\nrules:\n  - apiGroups: [\"\"]\n")
+    uri = role.as_uri()
+    did_open(client, uri, role.read_text())
+    assert await eventually(lambda: bool(publishes(client, uri))), history(client, uri)
+    await asyncio.sleep(0.3)
+    assert all(not p.diagnostics for p in publishes(client, uri)), history(client, uri)
+
+
+async def test_hover_shows_what_a_selector_picks(client: LanguageClient):
+    """On a rule, hover lists the rows (or sections) its selector picks on the policy's own
+    test tables: status-list.yaml's status-row pin on tables/inbox.yaml."""
+    path = ROOT / "policies" / "status-list.yaml"
+    uri, text, _ = await open_and_settle(client, path)
+    line = next(i for i, l in enumerate(text.split("\n")) if l.strip().startswith("- ") and "pin" in l)
+    result = await request(
+        client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=len(text.split("\n")[line]) - 1))
+        ),
+        "hover on a pin",
+    )
+    assert result is not None and "selects" in result.contents.value and "0.0" in result.contents.value, result
+
+
 async def test_unknown_cancel_is_ignored(client: LanguageClient, tmp_path: Path):
     """$/cancelRequest for ids never sent: no answer (pytest-lsp would reject a response to
     an unknown id), and the next request is answered as usual."""

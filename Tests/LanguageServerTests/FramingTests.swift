@@ -117,3 +117,20 @@ import Testing
         }
     }
 }
+
+extension FramingTests {
+    /// A header block with a length that does not read, then its body: the body is skipped with
+    /// it, and the frames after it read (the stream never stays out of step).
+    @Test func aBadHeaderWithABodyKeepsTheStreamInStep() {
+        var r = reader([Data("Content-Length: 2\r\nX\r\n\r\n{}".utf8), Data("\r\n".utf8), frame(#"{"a":1}"#), Data("content-LENGTH: x\r\n\r\n".utf8), frame("[]")])
+        let frames = all(&r)
+        #expect(frames.filter { if case .message = $0 { true } else { false } } == [.message(Data(#"{"a":1}"#.utf8)), .message(Data("[]".utf8))], "\(frames)")
+    }
+
+    /// A resynchronisation keeps the start of a header that a read cut.
+    @Test func aCutHeaderSurvivesResynchronisation() {
+        var r = reader([Data("garbage\r\n\r\nCont".utf8), Data("ent-Length: 2\r\n\r\n{}".utf8)])
+        let frames = all(&r)
+        #expect(frames.contains(.message(Data("{}".utf8))), "\(frames)")
+    }
+}

@@ -126,6 +126,9 @@ public enum SectionSelector: Hashable, Sendable {
     /// A selector for the sections that match `filter` (the mapping form).
     public static func matching(_ filter: SectionFilter) -> SectionSelector { .some([.matching(filter)]) }
 
+    /// For each section of `table`, whether it is selected (for tools outside the engine).
+    package func selectedSections(in table: Table) -> [Bool] { selected(in: table) }
+
     /// For each section of `table`, whether it is selected. (A negative index inside a
     /// selector never changes a pin's anchor, SPEC §7, so only the selection matters.)
     /// Costs per section (and per reference), never per row.

@@ -110,6 +110,24 @@ public enum PolicyTestRunner {
         return TestFileReport(document: document, outcomes: outcomes)
     }
 
+    /// The tables of `document`'s tests as `test` loads them (inline, or files next to the
+    /// policy), each once, in test order, with the first test's name; tables that do not load
+    /// are left out. The language server's hover reads them.
+    package static func tables(of document: PolicyDocument) -> [(test: String, table: Table)] {
+        var cache: [String: (Table?, [Diagnostic])] = [:]
+        var seen = Set<Table>()
+        var out: [(test: String, table: Table)] = []
+        for test in document.tests {
+            let table: Table?
+            switch test.table {
+            case .inline(let t): table = t
+            case .file(let path, let span): table = testTable(path, span: span, of: document, cache: &cache).table
+            }
+            if let table, seen.insert(table).inserted { out.append((test.name, table)) }
+        }
+        return out
+    }
+
     /// The table file a test names, as `test` loads it (and `lint` checks it): relative to the
     /// policy's directory and inside it, read once per run (`cache`). Its errors otherwise: the
     /// table's own diagnostics, or one at the test's `table:` for a table outside the policy's

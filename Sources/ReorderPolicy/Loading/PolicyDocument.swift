@@ -39,6 +39,9 @@ public struct PolicyDocument: Sendable {
 
 /// Loads policy files: YAML → nodes → policy model, collecting every diagnostic.
 public enum PolicyLoader {
+    /// The keys a policy file may have at its top level.
+    package static var topLevelKeys: [String] { PolicyDecoder.topKeys }
+
     /// Loads the policy at `path`. Unreadable paths throw; everything else becomes diagnostics.
     public static func load(path: String) throws(SourceFile.ReadError) -> PolicyDocument {
         do {
