@@ -161,12 +161,109 @@ enum Features {
         return nil
     }
 
-    static func completion(_ document: TextDocument, at p: Position) -> CompletionList {
+    /// The keys of a mapping that is the value of `key` (a rule kind's argument, a selector, a
+    /// section filter), read from the registries: a rule kind's JSON Schema fragment gives its
+    /// properties or the selector it takes, so a new kind or key needs no change here.
+    static func keys(under key: String) -> [String] {
+        let rowKeys = RowSelectorRegistry.keys.map { $0.keyword }
+        let sectionKeys = SectionFilterRegistry.keys.map { $0.keyword }
+        func fromSchema(_ schema: String) -> [String] {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(schema.utf8)) as? [String: Any] else { return [] }
+            if let properties = object["properties"] as? [String: Any] { return properties.keys.sorted() }
+            switch object["$ref"] as? String {
+            case "#/$defs/pinSelector"?: return rowKeys + ["anchor"]
+            case "#/$defs/rowSelector"?: return rowKeys
+            case "#/$defs/sectionSelector"?: return sectionKeys
+            default: return []
+            }
+        }
+        if let kind = RuleRegistry.rowKind(key) { return fromSchema(kind.argumentSchema) }
+        if let kind = SectionRuleRegistry.kinds.first(where: { $0.keyword == key }) { return fromSchema(kind.argumentSchema) }
+        switch key {
+        case "section", "from": return sectionKeys
+        case "rows", "not": return rowKeys
+        case "max", "min": return ["attribute"]
+        default: return []
+        }
+    }
+
+    /// The words the policy's test tables use for `key`'s values (ids, kinds, tags, section ids,
+    /// attribute names), and the fixed ones (`retarget`, `anchor`, `keep-among`).
+    static func values(of key: String, _ document: TextDocument, lastTables: [Table] = []) -> [CompletionItem] {
+        switch key {
+        case "retarget": return RetargetMode.allCases.map { CompletionItem(label: $0.rawValue, kind: 12, detail: "retarget") }
+        case "anchor": return ["start", "end"].map { CompletionItem(label: $0, kind: 12, detail: "anchor") }
+        case "keep-among": return [CompletionItem(label: "kind", kind: 12, detail: "rows stay among rows of their own kind")]
+        default: break
+        }
+        // The tables of the text as it is, or of the last text that loaded with tests (the one
+        // being typed seldom parses).
+        let current = PolicyTestRunner.tables(of: load(document)).map(\.table)
+        let tables = current.isEmpty ? lastTables : current
+        var words = Set<String>()
+        var detail = ""
+        for table in tables {
+            for section in table.sections {
+                switch key {
+                case "section", "from":
+                    if let id = section.id { words.insert(id) }
+                    detail = "section id in the tests' tables"
+                case "kind":
+                    if let k = section.kind { words.insert(k) }
+                    for row in section.rows { if let k = row.kind { words.insert(k) } }
+                    detail = "kind in the tests' tables"
+                case "tag":
+                    words.formUnion(section.tags)
+                    for row in section.rows { words.formUnion(row.tags) }
+                    detail = "tag in the tests' tables"
+                case "id":
+                    if let id = section.id { words.insert(id) }
+                    for row in section.rows { words.insert(row.id) }
+                    detail = "id in the tests' tables"
+                case "attribute":
+                    words.formUnion(section.attributes.keys)
+                    detail = "section attribute in the tests' tables"
+                default:
+                    break
+                }
+            }
+        }
+        return words.sorted().map { CompletionItem(label: $0, kind: 21, detail: detail) }
+    }
+
+    static func completion(_ document: TextDocument, at p: Position, lastTables: [Table] = []) -> CompletionList {
         let before = document.prefix(at: p)
         let trimmed = before.trimmingCharacters(in: .whitespaces)
         var items: [CompletionItem] = []
-        if before.hasPrefix("retarget:") {
-            items = RetargetMode.allCases.map { CompletionItem(label: $0.rawValue, kind: 12, detail: "retarget") }
+        // The innermost `{` or `[` still open on the line, and the key it is the value of.
+        var depth = 0, open: (Character, String.Index)? = nil
+        for i in before.indices.reversed() {
+            let c = before[i]
+            if c == "}" || c == "]" { depth += 1 }
+            if c == "{" || c == "[" {
+                if depth == 0 { open = (c, i); break }
+                depth -= 1
+            }
+        }
+        func key(before end: String.Index) -> String? {
+            let head = before[..<end].trimmingCharacters(in: .whitespaces)
+            guard head.hasSuffix(":") else { return nil }
+            let name = head.dropLast().reversed().prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+            return name.isEmpty ? nil : String(name.reversed())
+        }
+        let last = trimmed.last
+        if last == ":" || (before.hasSuffix(" ") && trimmed.hasSuffix(":")) {
+            // A value: of the key just written.
+            if let k = key(before: before.endIndex) { items = values(of: k, document, lastTables: lastTables) }
+        } else if let (bracket, at) = open, last == bracket || last == "," {
+            if bracket == "{", let k = key(before: at) {
+                items = keys(under: k).map { CompletionItem(label: $0, kind: 10, detail: "key of '\(k)'") }
+            } else if bracket == "[", let k = key(before: at) {
+                items = values(of: k, document, lastTables: lastTables)
+            } else if bracket == "{" {
+                // A rule written as a flow mapping: its kind, or its id and message.
+                items = RuleRegistry.rowKinds.map { CompletionItem(label: $0.keyword, kind: 14, detail: "rule") }
+            }
         } else if trimmed == "-" || (trimmed.hasPrefix("- ") && !trimmed.contains(":")) {
             switch section(of: document, line: p.line) {
             case "section-rules":
@@ -176,16 +273,8 @@ enum Features {
             default:
                 break
             }
-        } else if trimmed.hasSuffix("section:") || trimmed.hasSuffix("section: ") || trimmed.hasSuffix("from:") || trimmed.hasSuffix("[") || trimmed.hasSuffix(", ") {
-            // Section ids from the policy's tests' tables.
-            let loaded = load(document)
-            var ids = Set<String>()
-            for test in loaded.tests {
-                if case .inline(let table) = test.table { for s in table.sections { if let id = s.id { ids.insert(id) } } }
-            }
-            items = ids.sorted().map { CompletionItem(label: $0, kind: 21, detail: "section id in the tests") }
         } else if !before.hasPrefix(" ") && !before.contains(":") {
-            items = ["reorder-policy", "name", "retarget", "rules", "section-rules", "tests"].map { CompletionItem(label: $0, kind: 10, detail: "top-level key") }
+            items = PolicyLoader.topLevelKeys.map { CompletionItem(label: $0, kind: 10, detail: "top-level key") }
         }
         return CompletionList(items: items)
     }

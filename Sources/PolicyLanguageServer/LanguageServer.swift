@@ -30,6 +30,9 @@ public final class LanguageServer: Sendable {
         /// Per document, lint's last findings (the analysis's once it has run): what hover shows,
         /// without analysing on the request's thread.
         var findings: [String: [Diagnostic]] = [:]
+        /// Per document, the tables of its tests when it last loaded with tests: what completion
+        /// offers words from while the text being typed does not parse.
+        var tables: [String: [Table]] = [:]
     }
 
     /// A server that writes through `writer`; `version` is the tool's.
@@ -136,6 +139,7 @@ public final class LanguageServer: Sendable {
             state.withLock { s in
                 s.documents[p.textDocument.uri] = nil
                 s.findings[p.textDocument.uri] = nil
+                s.tables[p.textDocument.uri] = nil
                 s.generation[p.textDocument.uri, default: 0] += 1
             }
             publish(PublishDiagnosticsParams(uri: p.textDocument.uri, version: nil, diagnostics: []))
@@ -148,7 +152,8 @@ public final class LanguageServer: Sendable {
         case "textDocument/completion":
             answer { () throws(ResponseError) -> CompletionList? in
                 let p = try message.params(PositionParams.self)
-                return Features.completion(try open(p.textDocument.uri), at: p.position)
+                let tables = state.withLock { $0.tables[p.textDocument.uri] ?? [] }
+                return Features.completion(try open(p.textDocument.uri), at: p.position, lastTables: tables)
             }
         case "textDocument/formatting":
             answer { () throws(ResponseError) -> [TextEdit]? in
@@ -209,7 +214,11 @@ public final class LanguageServer: Sendable {
         let path = Features.path(of: document.uri)
         let config = Features.config(for: path)
         let quick = Linter.lint(text: document.text, path: path, config: config, analysis: nil)
-        state.withLock { $0.findings[document.uri] = quick.diagnostics }
+        let tables = PolicyTestRunner.tables(of: quick).map(\.table)
+        state.withLock { s in
+            s.findings[document.uri] = quick.diagnostics
+            if !tables.isEmpty { s.tables[document.uri] = tables }
+        }
         publish(PublishDiagnosticsParams(uri: document.uri, version: document.version, diagnostics: Features.diagnostics(quick.diagnostics, in: document)))
         // As `lint`: the analysis runs when loading found no error (a test table's error, or a
         // severity the config raises, comes after it and does not stop it).

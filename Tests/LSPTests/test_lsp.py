@@ -662,6 +662,40 @@ async def test_completion_rule_kinds(client: LanguageClient, tmp_path: Path):
     assert not missing, f"missing {missing} in {labels}"
 
 
+async def test_completion_keys_and_words(client: LanguageClient, tmp_path: Path):
+    """Keys where a mapping is being written (a rule kind's argument, from its schema; a
+    section filter), and the words of the policy's own test tables where a value goes."""
+    lines = [
+        "reorder-policy: 1", "name: words", "rules:",
+        "  - pin: { ", "  - capacity: { ", "  - capacity: { section: { ", "  - lock: { kind: ", "  - accept: { section: [",
+        "tests:",
+        "  - name: t",
+        "    table: { sections: [ { id: Inbox, kind: bucket, rows: [ { id: a, kind: header, tags: [hot] }, b ] }, { id: Done, rows: [] } ] }",
+        "    move: { from: [0, 1], to: [0, 0] }",
+        "    expect: allowed",
+    ]
+    text = "\n".join(lines) + "\n"
+    path = tmp_path / "words.yaml"
+    # First as it was before the typing began (it loads, with its test), then as typed.
+    valid_rules = ["  - pin: { first: 1 }", "  - capacity: { section: Inbox, max: 3 }", "  - capacity: { section: { kind: bucket }, max: 3 }",
+                   "  - lock: { kind: header }", "  - accept: { section: [Done], from: [Inbox] }"]
+    path.write_text("\n".join(lines[:3] + valid_rules + lines[8:]) + "\n")
+    uri, _, _ = await open_and_settle(client, path)
+    did_change(client, uri, 2, whole(text))
+    def at(n: int) -> types.Position:
+        return types.Position(line=n, character=utf16_len(lines[n]))
+    pin = await completion_labels(client, uri, at(3))
+    assert {"first", "last", "index", "id", "kind", "tag", "not", "section", "anchor"} <= set(pin), pin
+    capacity = await completion_labels(client, uri, at(4))
+    assert {"section", "max", "min", "rows"} <= set(capacity), capacity
+    section = await completion_labels(client, uri, at(5))
+    assert {"index", "id", "kind", "tag", "not"} <= set(section), section
+    kinds = await completion_labels(client, uri, at(6))
+    assert {"header", "bucket"} <= set(kinds), kinds
+    ids = await completion_labels(client, uri, at(7))
+    assert {"Inbox", "Done"} <= set(ids), ids
+
+
 async def test_completion_retarget_modes(client: LanguageClient, tmp_path: Path):
     text = "reorder-policy: 1\nname: complete\nretarget: \nrules:\n  - pin: { first: 1 }\n"
     uri = (tmp_path / "retarget.yaml").as_uri()
