@@ -33,6 +33,9 @@ public final class LanguageServer: Sendable {
         /// Per document, the tables of its tests when it last loaded with tests: what completion
         /// offers words from while the text being typed does not parse.
         var tables: [String: [Table]] = [:]
+        /// Per document, the token of its queued or running analysis: cancelled when a newer
+        /// text comes, or the document closes, or the server shuts down.
+        var analyses: [String: AnalysisCancellation] = [:]
     }
 
     /// A server that writes through `writer`; `version` is the tool's.
@@ -114,6 +117,7 @@ public final class LanguageServer: Sendable {
             state.withLock { s in
                 s.shuttingDown = true
                 for uri in s.generation.keys { s.generation[uri, default: 0] += 1 }
+                for token in s.analyses.values { token.cancel() }
             }
             answer { () throws(ResponseError) -> Int? in nil }
         case "textDocument/didOpen":
@@ -140,6 +144,7 @@ public final class LanguageServer: Sendable {
                 s.documents[p.textDocument.uri] = nil
                 s.findings[p.textDocument.uri] = nil
                 s.tables[p.textDocument.uri] = nil
+                s.analyses.removeValue(forKey: p.textDocument.uri)?.cancel()
                 s.generation[p.textDocument.uri, default: 0] += 1
             }
             publish(PublishDiagnosticsParams(uri: p.textDocument.uri, version: nil, diagnostics: []))
@@ -200,8 +205,11 @@ public final class LanguageServer: Sendable {
 
     /// Publishes what loading finds at once, then queues the analysis.
     private func lint(_ document: TextDocument) {
+        let token = AnalysisCancellation()
         let generation = state.withLock { s in
             s.generation[document.uri, default: 0] += 1
+            s.analyses[document.uri]?.cancel()
+            s.analyses[document.uri] = token
             return s.generation[document.uri] ?? 0
         }
         // YAML that is plainly something else (top-level keys, none of them a policy's) gets
@@ -228,7 +236,10 @@ public final class LanguageServer: Sendable {
         analysisQueue.async { [self] in
             // A newer text is queued behind this one: skip it.
             guard state.withLock({ $0.generation[document.uri] == generation }) else { return }
-            let full = Linter.lint(text: document.text, path: path, config: config, analysis: { PolicyAnalyzer.analyze($0, bound: bound, budget: budget) })
+            let full = AnalysisCancellation.$current.withValue(token) {
+                Linter.lint(text: document.text, path: path, config: config, analysis: { PolicyAnalyzer.analyze($0, bound: bound, budget: budget) })
+            }
+            if token.isCancelled { return }
             let params = PublishDiagnosticsParams(uri: document.uri, version: document.version, diagnostics: Features.diagnostics(full.diagnostics, in: document))
             // Published only while the text is the one analysed (checked and sent as one step).
             state.withLock { s in

@@ -520,3 +520,21 @@ enum ProcessInfoPath {
         #expect(!unanalysed.diagnostics.contains { $0.code == .unusedWaiver })
     }
 }
+
+/// An analysis its caller cancelled (the language server, when the text changed) stops: its
+/// searches count as out of work from the start and the enumeration tries no table, so what
+/// needs a search is left undecided (its findings are for no one), while the same analysis
+/// without the token decides it.
+@Suite struct AnalysisCancellationTests {
+    @Test func aCancelledAnalysisSearchesNothing() {
+        let document = PolicyLoader.load(text: "reorder-policy: 1\nname: p\nrules:\n  - pin: { index: 1, section: A }\n  - keep-order: B\n  - pin: { first: 1 }\n  - lock: { index: 3 }\n")
+        let plain = PolicyAnalyzer.analyze(document).map(\.code)
+        #expect(!plain.contains(.analysisBudget) && plain.contains(.lockDisplaced), "\(plain)")
+        let token = AnalysisCancellation()
+        token.cancel()
+        let cancelled = AnalysisCancellation.$current.withValue(token) { PolicyAnalyzer.analyze(document) }.map(\.code)
+        #expect(cancelled.contains(.analysisBudget) && !cancelled.contains(.lockDisplaced), "\(cancelled)")
+        // The token is read where the analysis starts: one given afterwards changes nothing.
+        #expect(PolicyAnalyzer.analyze(document).map(\.code) == plain)
+    }
+}

@@ -135,7 +135,7 @@ public struct PolicyAnalyzer {
         // first, all locks at once (a witness found there is replayed like any other); the
         // search answers for the rest, "never" included.
         var small: [Table] = []
-        if !candidateLocks.isEmpty {
+        if !candidateLocks.isEmpty, AnalysisCancellation.current?.isCancelled != true {
             enumerator.forEach { table in
                 small.append(table)
                 return small.count < Self.quickTables
@@ -169,8 +169,9 @@ public struct PolicyAnalyzer {
                 && (!anchorPairs || anchors != nil)
         }
 
+        let cancellation = AnalysisCancellation.current
         if needsTables { enumerator.forEach { table in
-            if allFound() { return false }
+            if allFound() || cancellation?.isCancelled == true { return false }
             tried += 1
             spent += cost
             if tried % 256 == 0 { progress?(tried) }

@@ -121,7 +121,9 @@ struct MoveSearch {
         sectionSelectors = selectors
     }
 
-    var exhausted: Bool { budget <= 0 || solver.work > budget }
+    var exhausted: Bool { budget <= 0 || solver.work > budget || cancellation?.isCancelled == true }
+    /// The caller's token (``AnalysisCancellation``), read once when the search is made.
+    let cancellation = AnalysisCancellation.current
 
     // MARK: Sections
 
