@@ -1203,3 +1203,25 @@ def test_raw_unknown_cancel_gets_no_response(raw: RawServer):
     raw.shutdown_and_exit()
 
 # Neovim, the second real client, runs in CLITests.LanguageServerClientTests (Tests/LSPTests/run_nvim.sh).
+
+
+def test_raw_positions_and_versions_out_of_range(raw: RawServer):
+    """Positions outside the protocol's range (negative, past 2^31) are read clamped, never
+    crash a request, and a version at the integer's top still takes a change without one."""
+    raw.initialize()
+    uri = "file:///tmp/raw-range.yaml"
+    text = "reorder-policy: 1\nname: r\nrules:\n  - lock: { index: 2 }\n"
+    raw.send({"method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": uri, "languageId": "yaml", "version": 2**63 - 1, "text": text}}})
+    for n, (line, character) in enumerate([(-1, -5), (0, -1), (2**62, 2**62), (3, 2**40)]):
+        for method in ("textDocument/hover", "textDocument/completion", "textDocument/definition"):
+            raw.send({"id": 100 + n, "method": method, "params": {
+                "textDocument": {"uri": uri}, "position": {"line": line, "character": character}}})
+            answer = raw.response()
+            assert answer.get("id") == 100 + n and "result" in answer, answer
+    raw.send({"method": "textDocument/didChange", "params": {"textDocument": {"uri": uri},
+        "contentChanges": [{"range": {"start": {"line": -3, "character": -3}, "end": {"line": 0, "character": 0}}, "text": "# c\n"}]}})
+    raw.send({"id": 200, "method": "textDocument/documentSymbol", "params": {"textDocument": {"uri": uri}}})
+    answer = raw.response()
+    assert [s["name"] for s in answer["result"]] == ["rule-1"], answer
+    raw.shutdown_and_exit()
